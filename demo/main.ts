@@ -1,0 +1,1 @@
+// The demo app (see index.html).

@@ -1,0 +1,72 @@
+/**
+ * Errors of pagent-web. Every error the SDK throws or reports is a {@link PagentError}; the subclasses
+ * have a literal `name` so `err.name === 'WireDecodeError'` works across realms and bundles.
+ */
+
+/** What went wrong, as carried by a `RunError` event's `code`. Open-ended: servers may send others. */
+export type ErrorCode = 'http' | 'network' | 'provider' | 'truncated' | 'timeout' | 'decode' | (string & {});
+
+/** Options shared by every {@link PagentError}. */
+export interface PagentErrorOptions {
+  /** The error code, as in `RunError.code`. */
+  code: ErrorCode;
+  /** HTTP status, when the failure was an HTTP response. */
+  status?: number | undefined;
+  /** Where it happened (e.g. `"llm"`, `"tool:get_weather"`, `"store"`). */
+  where?: string | undefined;
+  /** The underlying error. */
+  cause?: unknown;
+}
+
+/** The base error: a failed run, request or stream. */
+export class PagentError extends Error {
+  override name: string = 'PagentError';
+  /** The error code, as in `RunError.code`. */
+  readonly code: ErrorCode;
+  /** HTTP status, when the failure was an HTTP response. */
+  readonly status: number | undefined;
+  /** Where it happened, when known. */
+  readonly where: string | undefined;
+
+  constructor(message: string, options: PagentErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = options.code;
+    this.status = options.status;
+    this.where = options.where;
+  }
+
+  /** Builds the error a consumer sees for a `RunError` event's params. */
+  static fromRunError(params: { message: string; code: ErrorCode; where?: string; status?: number }): PagentError {
+    return new PagentError(params.message, { code: params.code, where: params.where, status: params.status });
+  }
+}
+
+/** Why a wire line could not be decoded. */
+export type WireDecodeReason = 'invalid-json' | 'not-an-event' | 'unknown-method' | 'invalid-params' | 'line-too-long';
+
+/** A wire line that is not a valid event. Streams report it through `onDecodeError` and go on. */
+export class WireDecodeError extends PagentError {
+  override name = 'WireDecodeError' as const;
+  /** Why the line was rejected. */
+  readonly reason: WireDecodeReason;
+  /** 1-based line (or SSE message) number, when a stream knows it. */
+  readonly lineNumber: number | undefined;
+  /** The raw line, cut to 200 characters. */
+  readonly line: string;
+
+  constructor(reason: WireDecodeReason, message: string, line: string, lineNumber?: number, cause?: unknown) {
+    super(lineNumber === undefined ? message : `${message} (line ${lineNumber})`, { code: 'decode', where: 'wire', cause });
+    this.reason = reason;
+    this.line = line.length > 200 ? line.slice(0, 200) : line;
+    this.lineNumber = lineNumber;
+  }
+}
+
+/** A non-2xx HTTP response. `message` is the server's own error text where it sent one. */
+export class HttpError extends PagentError {
+  override name = 'HttpError' as const;
+  declare readonly status: number;
+  constructor(message: string, status: number, where?: string) {
+    super(message, { code: 'http', status, where });
+  }
+}

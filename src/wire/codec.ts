@@ -1,0 +1,130 @@
+/**
+ * Encode and decode one pagent wire line: a JSON-RPC 2.0 notification
+ * `{"jsonrpc": "2.0", "method": <event class>, "params": {...}}`.
+ */
+import { WireDecodeError } from '../errors.js';
+import { isWireMethod, validateEvent, type ToolCall, type UnknownEvent, type WireEvent } from './events.js';
+
+/** A JSON-RPC 2.0 notification carrying one event, as pagent writes it. */
+export interface RpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params: Record<string, unknown>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Parses one line as a JSON-RPC notification envelope, without looking at the method.
+ *
+ * @throws {WireDecodeError} `invalid-json` or `not-an-event`.
+ */
+export function parseRpcLine(line: string, lineNumber?: number): RpcNotification {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch (err) {
+    throw new WireDecodeError('invalid-json', `Invalid JSON: ${(err as Error).message}`, line, lineNumber, err);
+  }
+  return checkEnvelope(message, line, lineNumber);
+}
+
+function checkEnvelope(message: unknown, line: string, lineNumber?: number): RpcNotification {
+  if (!isObject(message)) throw new WireDecodeError('not-an-event', 'Not a JSON object', line, lineNumber);
+  if (message['jsonrpc'] !== '2.0') {
+    throw new WireDecodeError('not-an-event', 'Not a JSON-RPC 2.0 message: "jsonrpc" must be "2.0"', line, lineNumber);
+  }
+  if (Object.prototype.hasOwnProperty.call(message, 'id')) {
+    throw new WireDecodeError('not-an-event', 'A JSON-RPC request or response (has "id"), not a notification', line, lineNumber);
+  }
+  if (typeof message['method'] !== 'string') {
+    throw new WireDecodeError('not-an-event', '"method" must be a string', line, lineNumber);
+  }
+  if (!isObject(message['params'])) {
+    throw new WireDecodeError('invalid-params', `${message['method']}: params must be an object`, line, lineNumber);
+  }
+  return message as unknown as RpcNotification;
+}
+
+/** pagentv4's flat tool call `{type, id, name, arguments}` → the OpenAI shape; OpenAI-shaped calls pass. */
+function toOpenAIToolCall(call: unknown): unknown {
+  if (!isObject(call) || isObject(call['function'])) return call;
+  return { id: call['id'], type: 'function', function: { name: call['name'], arguments: call['arguments'] } };
+}
+
+/**
+ * Maps a notification to an event, statelessly, reading pagentv4's events too:
+ * `TurnResult` → `StepEnd` (flat tool calls → OpenAI shape) and a `RunEnd{turn, stop_reason}` without
+ * `content` → `RunEnd` with empty `content`/`tool_calls`/`reasoning_content` and `usage: null`
+ * (streams fill these from the run's last `StepEnd`). Returns `undefined` for an unknown method.
+ *
+ * @throws {WireDecodeError} `invalid-params` when the params do not fit the method.
+ */
+export function rpcParamsToEvent(
+  method: string,
+  params: Record<string, unknown>,
+  line = '',
+  lineNumber?: number,
+): WireEvent | undefined {
+  if (method === 'TurnResult') {
+    const calls = params['tool_calls'];
+    const normalised = { ...params, tool_calls: Array.isArray(calls) ? calls.map(toOpenAIToolCall) : calls };
+    return validateEvent('StepEnd', normalised, line, lineNumber);
+  }
+  if (method === 'RunEnd' && !Object.prototype.hasOwnProperty.call(params, 'content')) {
+    return validateEvent('RunEnd', { content: '', tool_calls: [], reasoning_content: '', usage: null, ...params }, line, lineNumber);
+  }
+  if (!isWireMethod(method)) return undefined;
+  return validateEvent(method, params, line, lineNumber);
+}
+
+/**
+ * Decodes one wire line strictly, like pagent's own decoder.
+ *
+ * @throws {WireDecodeError} for invalid JSON, a non-object, `jsonrpc` ≠ "2.0", an `id`, non-object
+ * `params`, an unknown method, or a missing / wrongly typed field.
+ * @example
+ * decodeEventLine('{"jsonrpc": "2.0", "method": "TextDelta", "params": {"text": "Hi"}}');
+ * // → { method: 'TextDelta', params: { text: 'Hi' } }
+ */
+export function decodeEventLine(line: string): WireEvent {
+  const { method, params } = parseRpcLine(line);
+  const event = rpcParamsToEvent(method, params, line);
+  if (!event) throw new WireDecodeError('unknown-method', `Unknown method "${method}"`, line);
+  return event;
+}
+
+/** An event as a JSON-RPC 2.0 notification (pagent's `event_to_rpc`). */
+export function eventToRpc(event: WireEvent | UnknownEvent): RpcNotification {
+  return { jsonrpc: '2.0', method: event.method, params: event.params as Record<string, unknown> };
+}
+
+/**
+ * A JSON-RPC notification (already parsed) as an event (pagent's `rpc_to_event`); strict like
+ * {@link decodeEventLine}.
+ *
+ * @throws {WireDecodeError}
+ */
+export function rpcToEvent(message: unknown): WireEvent {
+  const line = safeStringify(message);
+  const { method, params } = checkEnvelope(message, line);
+  const event = rpcParamsToEvent(method, params, line);
+  if (!event) throw new WireDecodeError('unknown-method', `Unknown method "${method}"`, line);
+  return event;
+}
+
+/** Encodes an event as one compact JSON line ending in `\n`. */
+export function encodeEventLine(event: WireEvent | UnknownEvent): string {
+  return JSON.stringify(eventToRpc(event)) + '\n';
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+export type { ToolCall };

@@ -1,0 +1,66 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  decodeEventLine,
+  encodeEventLine,
+  eventToRpc,
+  rpcToEvent,
+  WireDecodeError,
+  type WireEvent,
+} from '../../../src/index.js';
+
+const fixtures = new URL('../../fixtures/', import.meta.url);
+const linesOf = (path: string): string[] =>
+  readFileSync(new URL(path, fixtures), 'utf8').split('\n').filter((l) => l !== '');
+
+describe('codec', () => {
+  it('re-encodes every pagent corpus line to a JSON-equal line', () => {
+    const files = readdirSync(new URL('pagent/', fixtures)).filter((f) => f.endsWith('.ndjson'));
+    expect(files.length).toBe(7);
+    for (const file of files) {
+      for (const line of linesOf(`pagent/${file}`)) {
+        const event = decodeEventLine(line);
+        const encoded = encodeEventLine(event);
+        expect(encoded.endsWith('\n')).toBe(true);
+        expect(JSON.parse(encoded)).toEqual(JSON.parse(line));
+        expect(decodeEventLine(encoded)).toEqual(event);
+      }
+    }
+  });
+
+  it('round-trips events through eventToRpc and rpcToEvent', () => {
+    const event: WireEvent = { method: 'ToolResult', params: { tool_call_id: 'c1', name: 'add', content: '5', ok: true } };
+    expect(eventToRpc(event)).toEqual({ jsonrpc: '2.0', method: 'ToolResult', params: event.params });
+    expect(rpcToEvent(eventToRpc(event))).toEqual(event);
+  });
+
+  it('throws a WireDecodeError for an unknown method', () => {
+    const err = (() => {
+      try {
+        decodeEventLine('{"jsonrpc":"2.0","method":"Nope","params":{}}');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(WireDecodeError);
+    expect((err as WireDecodeError).reason).toBe('unknown-method');
+    expect((err as WireDecodeError).name).toBe('WireDecodeError');
+  });
+
+  it('narrows params with switch (event.method)', () => {
+    const describeEvent = (e: WireEvent): string => {
+      switch (e.method) {
+        case 'TextDelta':
+          expectTypeOf(e.params).toEqualTypeOf<{ text: string }>();
+          return e.params.text;
+        case 'ToolResult':
+          expectTypeOf(e.params.ok).toEqualTypeOf<boolean | undefined>();
+          return e.params.content;
+        default:
+          // @ts-expect-error params of other methods have no `text`
+          return String(e.params.text);
+      }
+    };
+    expect(describeEvent({ method: 'TextDelta', params: { text: 'hi' } })).toBe('hi');
+  });
+});

@@ -1,0 +1,102 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Connect, type Plugin } from 'vite';
+import { playwright } from '@vitest/browser-playwright';
+import { handleTestRoute } from './test/server/index.js';
+import { demoServer } from './demo/server.js';
+
+// Debian's Chromium (apt-get install chromium); Playwright never downloads a browser of its own here.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', // CI runs as root
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/** Same-origin mock routes (/__test-api/*) for Vitest browser mode, next to the globalSetup server. */
+function testApi(): Plugin {
+  const mount = (app: Connect.Server): void => {
+    app.use('/__test-api', (req, res, next) => {
+      handleTestRoute(req, res).then((handled) => handled || next(), next);
+    });
+  };
+  return {
+    name: 'pagent-test-api',
+    // A block body on purpose: a function returned from this hook would run later as a "post" hook.
+    configureServer(server) {
+      mount(server.middlewares);
+    },
+  };
+}
+
+const external = [/^lit(\/|$)/, /^@lit\//, 'idb-keyval', /^eventsource-parser(\/|$)/];
+
+export default defineConfig(({ mode }) => ({
+  plugins: mode === 'demo' ? [demoServer()] : [testApi()],
+  build:
+    mode === 'demo'
+      ? // `vite build --mode demo`: the demo app (index.html → demo/main.ts)
+        { outDir: 'dist-demo', emptyOutDir: true }
+      : // `vite build`: the library, ESM only, dependencies left as bare imports
+        {
+          outDir: 'dist',
+          emptyOutDir: true,
+          sourcemap: true,
+          lib: {
+            entry: {
+              index: 'src/index.ts',
+              element: 'src/chat/element.ts',
+              'pagent-chat': 'src/chat/pagent-chat.ts',
+            },
+            formats: ['es' as const],
+          },
+          rolldownOptions: { external },
+        },
+  preview: { host: '127.0.0.1', port: 4173, strictPort: true },
+  test: {
+    globalSetup: ['test/global-setup.ts'],
+    // Lit's dev build (the "development" condition under Vitest) warns once per file.
+    onConsoleLog: (log: string) => !log.includes('Lit is in dev mode'),
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', environment: 'node', include: ['test/unit/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        resolve: {
+          alias: {
+            // see test/stubs/wtr-commands.ts: makes @open-wc/testing importable under Vitest
+            '@web/test-runner-commands': fileURLToPath(new URL('./test/stubs/wtr-commands.ts', import.meta.url)),
+          },
+        },
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          setupFiles: ['test/setup-browser.ts'],
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({ launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } }),
+            instances: [{ browser: 'chromium' as const }],
+          },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.e2e.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+}));
