@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { wireRoutes, wireUpgrade } from './wire.js';
 import { llmRoutes } from './llm.js';
+import { replayRoutes } from './replay.js';
 
 /** A route handler: returns false when the path is not its own. */
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
@@ -16,8 +17,9 @@ export const CORS_HEADERS = {
 
 // One module of routes per layer, each owning its own path prefix:
 //   /wire/*  test/server/wire.ts  (corpus replays, error bodies, stalls, WebSocket)
-//   /llm/*   test/server/llm.ts   (scripted OpenAI-compatible model, provider replays)
-const handlers: RouteHandler[] = [wireRoutes, llmRoutes];
+//   /llm/*    test/server/llm.ts    (scripted OpenAI-compatible model: provider quirks, faults, retries)
+//   /replay/* test/server/replay.ts (the provider captures behind the pagent corpus, for parity)
+const handlers: RouteHandler[] = [wireRoutes, llmRoutes, replayRoutes];
 
 /** Routes shared by the globalSetup server and the same-origin Vite middleware. */
 export async function handleTestRoute(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
