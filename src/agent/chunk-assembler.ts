@@ -1,0 +1,343 @@
+/**
+ * The chunk assembler: turns the `chat.completion.chunk` objects of an OpenAI-compatible stream into text
+ * and reasoning deltas plus one assembled step, tolerating what real providers send (see {@link createChunkAssembler}).
+ * Pure and incremental: no I/O, no timers, constant work per fragment received.
+ */
+import { createParser, type EventSourceParser } from 'eventsource-parser';
+import { PagentError } from '../errors.js';
+import type { ToolCall, Usage } from '../wire/events.js';
+
+/** One model step, assembled from a stream: what pagent's `StepEnd` carries plus the finish reason. */
+export interface AssembledStep {
+  content: string;
+  reasoning_content: string;
+  tool_calls: ToolCall[];
+  /** The provider's last non-null `finish_reason`, verbatim (`"stop"` may come with tool calls). */
+  finish_reason: string | null;
+  /** The last non-null usage the provider sent, as given. */
+  usage: Usage | null;
+}
+
+/** A delta produced while assembling: a non-empty piece of answer text or reasoning. */
+export type AssemblerDelta = { type: 'text'; text: string } | { type: 'reasoning'; text: string };
+
+/** Counters that let tests check the assembler's work is linear (they count units of work, not time). */
+export interface AssemblerStats {
+  /** Chunk objects pushed. */
+  chunks: number;
+  /** Units of work done: one per choice, content part, reasoning field, tool-call fragment or usage read. */
+  work: number;
+}
+
+/** An incremental assembler for one streamed completion (choice 0). */
+export interface ChunkAssembler {
+  /**
+   * Applies one parsed chunk object and returns the deltas it carried, in order (maybe none).
+   * Throws a `PagentError` with code `"provider"` when the chunk is an error object (a top-level `error`);
+   * such a chunk is not applied. Non-object chunks and choices other than 0 are ignored.
+   */
+  push(chunk: unknown): AssemblerDelta[];
+  /** The step as assembled so far (cheap to call repeatedly; strings are joined once per change). */
+  result(): AssembledStep;
+  /** Whether a `finish_reason` has been seen. */
+  readonly finished: boolean;
+  /** Work counters. */
+  readonly stats: AssemblerStats;
+}
+
+interface CallSlot {
+  id: string;
+  name: string;
+  args: string[];
+}
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** Builds the message of a provider error object (`{error: {message}}`, `{message}`, or a string). */
+export function providerErrorMessage(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (isObj(error)) {
+    const inner = isObj(error['error']) || typeof error['error'] === 'string' ? error['error'] : error;
+    if (typeof inner === 'string') return inner;
+    if (isObj(inner)) {
+      const message = inner['message'];
+      if (typeof message === 'string' && message !== '') {
+        const code = inner['code'];
+        return typeof code === 'string' || typeof code === 'number' ? `${message} (code ${code})` : message;
+      }
+      if (message !== undefined && message !== null) return JSON.stringify(message);
+      const detail = inner['detail'];
+      if (typeof detail === 'string') return detail;
+      if (detail !== undefined) return JSON.stringify(detail);
+    }
+  }
+  return JSON.stringify(error) ?? 'unknown provider error';
+}
+
+/**
+ * Creates an assembler for one streamed chat completion. Provider quirks handled:
+ * - `role` missing, repeated or sent on every chunk (ignored);
+ * - `content` null, `""`, a string, or an array of parts (`"text"` strings or `{type: "text", text}`);
+ * - reasoning as `reasoning_content` (DeepSeek, vLLM), `reasoning` (OpenRouter, Cerebras, Ollama) or
+ *   `reasoning_details` (OpenRouter: `reasoning.text` / `reasoning.summary` items); per delta the first
+ *   non-empty of the three is used, so a provider that mirrors the same text in several fields counts once;
+ * - tool calls fragmented by `index`, sent whole in one chunk, several in one delta, without `index`
+ *   (Mistral: a new non-empty `id` starts a call, fragments without one continue the last call), with `""`
+ *   ids or names on continuation fragments (ignored), with an `index` reused by a call with a new `id`
+ *   (a new call), with `arguments` sent as an object (JSON-stringified); `type` is always `"function"`;
+ * - `usage` in a final `choices: []` chunk, in every chunk, `null` after a real value (the real one is kept),
+ *   inside the choice (Moonshot) or only in `x_groq.usage` (Groq);
+ * - `finish_reason` missing, repeated (the last non-null wins) or `"stop"` with tool calls (kept verbatim);
+ * - Azure's prompt-filter chunk (`choices: []` with `prompt_filter_results`) and any chunk without choices;
+ * - a full `message` instead of `delta` (servers that ignore `stream: true` and answer with one JSON object).
+ */
+export function createChunkAssembler(): ChunkAssembler {
+  const content: string[] = [];
+  const reasoning: string[] = [];
+  const slots: CallSlot[] = [];
+  const byIndex = new Map<number, CallSlot>();
+  const byId = new Map<string, CallSlot>();
+  let finishReason: string | null = null;
+  let usage: Usage | null = null;
+  let cached: AssembledStep | undefined;
+  const stats: AssemblerStats = { chunks: 0, work: 0 };
+
+  const newSlot = (index: number | undefined): CallSlot => {
+    const slot: CallSlot = { id: '', name: '', args: [] };
+    slots.push(slot);
+    if (index !== undefined) byIndex.set(index, slot);
+    return slot;
+  };
+
+  const slotFor = (fragment: Obj): CallSlot => {
+    const id = nonEmpty(fragment['id']);
+    const index = typeof fragment['index'] === 'number' ? fragment['index'] : undefined;
+    if (index !== undefined) {
+      const slot = byIndex.get(index);
+      // Some servers reuse one index for parallel calls; a different id means a different call.
+      if (slot && !(id !== undefined && slot.id !== '' && slot.id !== id)) return slot;
+      return newSlot(index);
+    }
+    if (id !== undefined) return byId.get(id) ?? newSlot(undefined);
+    return slots[slots.length - 1] ?? newSlot(undefined);
+  };
+
+  const applyToolCall = (fragment: unknown): void => {
+    stats.work++;
+    if (!isObj(fragment)) return;
+    const slot = slotFor(fragment);
+    const id = nonEmpty(fragment['id']);
+    if (id !== undefined && slot.id === '') {
+      slot.id = id;
+      byId.set(id, slot);
+    }
+    const fn = fragment['function'];
+    if (!isObj(fn)) return;
+    const name = nonEmpty(fn['name']);
+    if (name !== undefined) slot.name = name;
+    const args = fn['arguments'];
+    if (typeof args === 'string') {
+      if (args !== '') slot.args.push(args);
+    } else if (isObj(args) || Array.isArray(args)) {
+      slot.args.push(JSON.stringify(args));
+    }
+  };
+
+  const reasoningText = (delta: Obj): string | undefined => {
+    const direct = nonEmpty(delta['reasoning_content']) ?? nonEmpty(delta['reasoning']);
+    if (direct !== undefined) return direct;
+    const details = delta['reasoning_details'];
+    if (!Array.isArray(details)) return undefined;
+    let text = '';
+    for (const item of details) {
+      stats.work++;
+      if (!isObj(item)) continue;
+      text += nonEmpty(item['text']) ?? nonEmpty(item['summary']) ?? '';
+    }
+    return text === '' ? undefined : text;
+  };
+
+  const contentText = (value: unknown, out: AssemblerDelta[]): void => {
+    if (typeof value === 'string') {
+      if (value !== '') out.push({ type: 'text', text: value });
+      return;
+    }
+    if (!Array.isArray(value)) return;
+    for (const part of value) {
+      stats.work++;
+      const text = typeof part === 'string' ? part : isObj(part) && (part['type'] === 'text' || part['type'] === undefined) ? part['text'] : undefined;
+      if (typeof text === 'string' && text !== '') out.push({ type: 'text', text });
+    }
+  };
+
+  const takeUsage = (value: unknown): void => {
+    stats.work++;
+    if (isObj(value)) usage = value;
+  };
+
+  return {
+    push(chunk: unknown): AssemblerDelta[] {
+      stats.chunks++;
+      const out: AssemblerDelta[] = [];
+      if (!isObj(chunk)) return out;
+      if (chunk['error'] !== undefined && chunk['error'] !== null) {
+        throw new PagentError(`Provider error in the stream: ${providerErrorMessage(chunk['error'])}`, {
+          code: 'provider',
+          where: 'llm',
+        });
+      }
+      cached = undefined;
+      const choices = chunk['choices'];
+      let choiceUsage: unknown;
+      if (Array.isArray(choices)) {
+        for (let i = 0; i < choices.length; i++) {
+          stats.work++;
+          const choice: unknown = choices[i];
+          if (!isObj(choice)) continue;
+          const index = typeof choice['index'] === 'number' ? choice['index'] : i;
+          if (index !== 0) continue;
+          const delta = isObj(choice['delta']) ? choice['delta'] : isObj(choice['message']) ? choice['message'] : undefined;
+          if (delta) {
+            const r = reasoningText(delta);
+            if (r !== undefined) out.push({ type: 'reasoning', text: r });
+            contentText(delta['content'], out);
+            const calls = delta['tool_calls'];
+            if (Array.isArray(calls)) for (const call of calls) applyToolCall(call);
+          }
+          const reason = nonEmpty(choice['finish_reason']);
+          if (reason !== undefined) finishReason = reason;
+          if (isObj(choice['usage'])) choiceUsage = choice['usage'];
+        }
+      }
+      if (isObj(chunk['usage'])) takeUsage(chunk['usage']);
+      else if (choiceUsage !== undefined) takeUsage(choiceUsage);
+      else if (isObj(chunk['x_groq']) && isObj(chunk['x_groq']['usage'])) takeUsage(chunk['x_groq']['usage']);
+      for (const d of out) (d.type === 'text' ? content : reasoning).push(d.text);
+      return out;
+    },
+    result(): AssembledStep {
+      cached ??= {
+        content: content.join(''),
+        reasoning_content: reasoning.join(''),
+        tool_calls: slots.map((s) => ({ id: s.id, type: 'function' as const, function: { name: s.name, arguments: s.args.join('') } })),
+        finish_reason: finishReason,
+        usage,
+      };
+      return cached;
+    },
+    get finished() {
+      return finishReason !== null;
+    },
+    stats,
+  };
+}
+
+/** How an OpenAI-compatible SSE body ended. */
+export type CompletionEnd = 'done' | 'finished' | 'truncated';
+
+/** A push decoder for a whole `text/event-stream` completion body: SSE framing plus the chunk assembler. */
+export interface CompletionDecoder {
+  /**
+   * Feeds bytes or text, split anywhere (inside UTF-8 sequences, CRLF pairs or JSON strings), and returns
+   * the deltas completed by this piece. Throws a `PagentError` with code `"provider"` for an `event: error`
+   * message, an error object or a data payload that is not JSON.
+   */
+  feed(chunk: Uint8Array | string): AssemblerDelta[];
+  /**
+   * Ends the body and says how it ended: `"done"` after `data: [DONE]`; `"finished"` without `[DONE]` but
+   * after a `finish_reason` (an acceptable stream: several servers omit `[DONE]`); `"truncated"` when neither
+   * came (the body was cut). Returns the deltas of a last message that had no blank line after it.
+   */
+  end(): { deltas: AssemblerDelta[]; how: CompletionEnd };
+  /** Whether `data: [DONE]` was seen (later messages are ignored). */
+  readonly done: boolean;
+  /** The underlying assembler (its `result()` is the step so far). */
+  readonly assembler: ChunkAssembler;
+}
+
+/**
+ * Creates a push decoder for one streamed completion body. SSE comments (`: OPENROUTER PROCESSING`), `id:`
+ * and `retry:` fields are ignored; `data:` with or without the space, LF, CRLF and CR line endings are
+ * read as the SSE spec says (eventsource-parser). Messages whose `event:` is neither absent, `message` nor
+ * `error` are ignored. Empty data payloads are skipped.
+ */
+export function createCompletionDecoder(): CompletionDecoder {
+  const assembler = createChunkAssembler();
+  const utf8 = new TextDecoder();
+  let done = false;
+  let pending: AssemblerDelta[] = [];
+  let failure: PagentError | undefined;
+
+  const onData = (event: string | undefined, data: string): void => {
+    if (done || failure) return;
+    if (event === 'error') {
+      let parsed: unknown = data;
+      try {
+        parsed = JSON.parse(data);
+      } catch {
+        // a plain-text error payload is its own message
+      }
+      failure = new PagentError(`Provider error in the stream: ${data.trim() === '' ? 'event: error without details' : providerErrorMessage(parsed)}`, {
+        code: 'provider',
+        where: 'llm',
+      });
+      return;
+    }
+    if (event !== undefined && event !== 'message') return;
+    const trimmed = data.trim();
+    if (trimmed === '') return;
+    if (trimmed === '[DONE]') {
+      done = true;
+      return;
+    }
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(trimmed);
+    } catch (cause) {
+      failure = new PagentError(`Provider sent a stream message that is not JSON: ${trimmed.slice(0, 200)}`, {
+        code: 'provider',
+        where: 'llm',
+        cause,
+      });
+      return;
+    }
+    try {
+      for (const d of assembler.push(chunk)) pending.push(d);
+    } catch (err) {
+      failure = err instanceof PagentError ? err : new PagentError(String(err), { code: 'provider', where: 'llm', cause: err });
+    }
+  };
+
+  const parser: EventSourceParser = createParser({ onEvent: (m) => onData(m.event, m.data) });
+
+  const drain = (): AssemblerDelta[] => {
+    if (failure) throw failure;
+    const out = pending;
+    pending = [];
+    return out;
+  };
+
+  return {
+    feed(chunk) {
+      const text = typeof chunk === 'string' ? chunk : utf8.decode(chunk, { stream: true });
+      if (text !== '' && !done && !failure) parser.feed(text);
+      return drain();
+    },
+    end() {
+      const tail = utf8.decode();
+      if (!done && !failure) {
+        // A last message without its blank line still counts: end the line and the message.
+        parser.feed(`${tail}\n\n`);
+      }
+      const deltas = drain();
+      return { deltas, how: done ? 'done' : assembler.finished ? 'finished' : 'truncated' };
+    },
+    get done() {
+      return done;
+    },
+    assembler,
+  };
+}

@@ -1,0 +1,375 @@
+/**
+ * The LLM client: streams `POST {baseURL}/chat/completions` from any OpenAI-compatible server with plain
+ * `fetch`, assembles the chunks (src/agent/chunk-assembler.ts) and reports failures as `PagentError`s.
+ */
+import { HttpError, PagentError } from '../errors.js';
+import type { ChatMessage, ToolSchema } from './messages.js';
+import {
+  createChunkAssembler,
+  createCompletionDecoder,
+  providerErrorMessage,
+  type AssembledStep,
+  type AssemblerDelta,
+} from './chunk-assembler.js';
+
+export type { AssembledStep } from './chunk-assembler.js';
+
+/** What {@link LLM.stream} yields: text and reasoning deltas as they arrive, then the assembled step once, last. */
+export type LLMStreamEvent =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'step'; step: AssembledStep };
+
+/** One model call. */
+export interface LLMRequest {
+  messages: ChatMessage[];
+  /** Tool schemas; sent only when non-empty. */
+  tools?: ToolSchema[];
+  /** Extra body fields for this call (`temperature`, `reasoning_effort`…); they override `requestKwargs`. */
+  kwargs?: Record<string, unknown>;
+  /** Aborting stops the call at once (also during a retry backoff); `stream()` then throws `signal.reason`. */
+  signal?: AbortSignal;
+}
+
+/** What {@link LLMOptions.onRetry} is told before each retry. */
+export interface LLMRetryInfo {
+  /** 1 for the first retry. */
+  attempt: number;
+  /** How long the client waits before the retry (from `Retry-After` when the server sent one). */
+  delayMs: number;
+  /** The failure being retried (`code` "http" with `status`, or "network"). */
+  error: PagentError;
+}
+
+/** Options of {@link LLM}. */
+export interface LLMOptions {
+  /** The API root, e.g. `https://api.openai.com/v1`; the client posts to `{baseURL}/chat/completions`. */
+  baseURL: string;
+  /** Sent as `Authorization: Bearer <apiKey>`, only to `baseURL`; never put in an error message. */
+  apiKey?: string | undefined;
+  /** Extra request headers (they override the defaults). Each non-safelisted header needs CORS consent. */
+  headers?: Record<string, string> | undefined;
+  /** The `fetch` to use. @defaultValue `globalThis.fetch` */
+  fetch?: typeof fetch | undefined;
+  /** Body fields sent with every call (`temperature`, `max_tokens`…). */
+  requestKwargs?: Record<string, unknown> | undefined;
+  /** Ask for a usage chunk with `stream_options: {include_usage: true}`. @defaultValue true */
+  includeUsage?: boolean | undefined;
+  /** Retries of a 429, a 5xx or a network failure that happened before the first response byte. @defaultValue 2 */
+  retries?: number | undefined;
+  /** Backoff before retry n (from 0) is `retryBaseMs * 2^n`, unless the server sent `Retry-After`. @defaultValue 500 */
+  retryBaseMs?: number | undefined;
+  /** A `Retry-After` longer than this is not waited for: the call fails with the 429/5xx at once. @defaultValue 60000 */
+  maxRetryDelayMs?: number | undefined;
+  /**
+   * How long to wait for the response headers, and then for each next piece of the body, before failing
+   * with code `"timeout"`. Timeouts are not retried. @defaultValue 600000 (10 minutes, as openai-node)
+   */
+  timeoutMs?: number | undefined;
+  /** Called before each retry (e.g. to show "retrying in 2 s"). */
+  onRetry?: ((info: LLMRetryInfo) => void) | undefined;
+}
+
+const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie/i;
+const MAX_MESSAGE = 500;
+
+const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** The delay a response asks for (`retry-after-ms`, `Retry-After` in seconds or as an HTTP date), if any. */
+function retryAfterMs(headers: Headers): number | undefined {
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+const retryableStatus = (status: number): boolean => status === 429 || status >= 500;
+
+function statusHint(status: number): string {
+  if (status === 401 || status === 403) return ' Check the API key.';
+  if (status === 404) return ' Check the base URL and the model name.';
+  return '';
+}
+
+/**
+ * An OpenAI-compatible chat-completions client with streaming, retries and typed failures.
+ *
+ * Requests carry only `Content-Type: application/json`, `Authorization: Bearer <apiKey>` (when a key is set)
+ * and the user's `headers`, so a self-hosted server needs nothing beyond ordinary CORS. The body is
+ * `{model, messages, stream: true, stream_options: {include_usage: true}, tools, ...requestKwargs, ...kwargs}`
+ * (`stream_options` left out with `includeUsage: false`, `tools` only when non-empty).
+ *
+ * Failures are `PagentError`s with `where: "llm"` and a code: `"http"` (an `HttpError` with the status and the
+ * provider's own message), `"network"` (server unreachable or CORS refused: the message says what to check),
+ * `"provider"` (an error object or `event: error` in the stream, or a non-JSON message), `"timeout"` (no
+ * response or a stalled body for `timeoutMs`) or `"truncated"` (the body ended with neither a
+ * `finish_reason` nor `data: [DONE]`; a stream with a `finish_reason` but without `[DONE]` is accepted).
+ * 429, 5xx and network failures before the first body byte are retried; nothing is retried after it.
+ * The API key and secret-looking header values are removed from every message.
+ *
+ * @example
+ * ```ts
+ * const llm = new LLM('gpt-4o-mini', { baseURL: 'https://api.openai.com/v1', apiKey });
+ * for await (const e of llm.stream({ messages: [{ role: 'user', content: 'Hi' }] })) {
+ *   if (e.type === 'text') out.append(e.text);
+ * }
+ * ```
+ */
+export class LLM {
+  /** The model name sent in every request. */
+  readonly model: string;
+  /** The API root the requests go to, without a trailing slash. */
+  readonly baseURL: string;
+  // A private field: the key stays out of JSON.stringify(llm), structured clones and enumerations.
+  readonly #options: LLMOptions;
+  readonly #secrets: string[];
+
+  constructor(model: string, options: LLMOptions) {
+    this.model = model;
+    this.baseURL = options.baseURL.replace(/\/+$/, '');
+    const apiKey = options.apiKey?.trim() || undefined;
+    this.#options = { ...options, apiKey };
+    const secrets = [apiKey ?? ''];
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      if (SECRET_HEADER.test(name)) secrets.push(value.replace(/^Bearer\s+/i, '').trim(), value.trim());
+    }
+    this.#secrets = [...new Set(secrets.filter((s) => s !== ''))].sort((a, b) => b.length - a.length);
+  }
+
+  /** The endpoint every call posts to: `{baseURL}/chat/completions`. */
+  get url(): string {
+    return `${this.baseURL}/chat/completions`;
+  }
+
+  /** The JSON body {@link stream} sends for a request (no secrets in it). */
+  requestBody(request: Omit<LLMRequest, 'signal'>): Record<string, unknown> {
+    const body: Record<string, unknown> = { model: this.model, messages: request.messages, stream: true };
+    if (this.#options.includeUsage !== false) body['stream_options'] = { include_usage: true };
+    if (request.tools && request.tools.length > 0) body['tools'] = request.tools;
+    return { ...body, ...this.#options.requestKwargs, ...request.kwargs };
+  }
+
+  /**
+   * Streams one model call: `text` and `reasoning` deltas (never empty) as they arrive, then exactly one
+   * `step` event, last. Breaking out of the loop cancels the request. Throws a `PagentError` on failure
+   * (see the class), or `request.signal.reason` when the signal aborts.
+   */
+  async *stream(request: LLMRequest): AsyncGenerator<LLMStreamEvent, void, undefined> {
+    const { signal } = request;
+    signal?.throwIfAborted();
+    const body = JSON.stringify(this.requestBody(request));
+    const retries = Math.max(0, this.#options.retries ?? 2);
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const outcome = yield* this.#attempt(body, signal);
+        if (outcome.kind === 'done') return;
+        if (attempt >= retries) throw outcome.error;
+        const delayMs = outcome.delayMs ?? (this.#options.retryBaseMs ?? 500) * 2 ** attempt;
+        if (delayMs > (this.#options.maxRetryDelayMs ?? 60_000)) throw outcome.error;
+        this.#options.onRetry?.({ attempt: attempt + 1, delayMs, error: outcome.error });
+        await sleep(delayMs, signal);
+      }
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      throw this.#redactError(err);
+    }
+  }
+
+  /** Drains {@link stream} and resolves with the assembled step. */
+  async complete(request: LLMRequest): Promise<AssembledStep> {
+    for await (const event of this.stream(request)) if (event.type === 'step') return event.step;
+    throw new PagentError(`The model stream from POST ${this.url} ended without a step`, { code: 'truncated', where: 'llm' });
+  }
+
+  async *#attempt(
+    body: string,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<LLMStreamEvent, { kind: 'done' } | { kind: 'retry'; error: PagentError; delayMs: number | undefined }, undefined> {
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timeoutMs = this.#options.timeoutMs ?? 600_000;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timedOut = false;
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeoutMs);
+    };
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    let bytes = 0;
+    try {
+      arm();
+      let response: Response;
+      try {
+        const fetchImpl = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
+        response = await fetchImpl(this.url, { method: 'POST', headers: this.#headers(), body, signal: controller.signal });
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason;
+        if (timedOut) throw this.#timeout(`no response within ${timeoutMs} ms`);
+        return { kind: 'retry', error: this.#networkError(err, 'before any response'), delayMs: undefined };
+      }
+
+      if (!response.ok) {
+        let text = '';
+        try {
+          text = await response.text();
+        } catch {
+          // the status alone still says what happened
+        }
+        if (signal?.aborted) throw signal.reason;
+        const error = this.#httpError(response.status, response.statusText, text);
+        if (!retryableStatus(response.status)) throw error;
+        return { kind: 'retry', error, delayMs: retryAfterMs(response.headers) };
+      }
+
+      const type = response.headers.get('content-type') ?? '';
+      if (!response.body) throw this.#truncated(0);
+      reader = response.body.getReader();
+      const json = /application\/json/i.test(type) && !/event-stream/i.test(type);
+      const decoder = createCompletionDecoder();
+      const jsonParts: Uint8Array[] = [];
+      for (;;) {
+        arm();
+        let read: ReadableStreamReadResult<Uint8Array>;
+        try {
+          read = await reader.read();
+        } catch (err) {
+          if (signal?.aborted) throw signal.reason;
+          if (timedOut) throw this.#timeout(`the stream stalled: no data for ${timeoutMs} ms after ${bytes} bytes`);
+          const error = this.#networkError(err, bytes === 0 ? 'before the first byte of the body' : `after ${bytes} bytes of the stream`);
+          if (bytes === 0) return { kind: 'retry', error, delayMs: undefined };
+          throw error;
+        }
+        if (read.done) break;
+        bytes += read.value.byteLength;
+        if (json) jsonParts.push(read.value);
+        else yield* this.#deltas(decoder.feed(read.value));
+      }
+      clearTimeout(timer);
+      if (json) {
+        yield { type: 'step', step: yield* this.#fromJson(jsonParts) };
+        return { kind: 'done' };
+      }
+      const end = decoder.end();
+      yield* this.#deltas(end.deltas);
+      if (end.how === 'truncated') throw this.#truncated(bytes);
+      yield { type: 'step', step: decoder.assembler.result() };
+      return { kind: 'done' };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      if (reader) reader.cancel().catch(() => undefined);
+      controller.abort();
+    }
+  }
+
+  // A server that ignores `stream: true` answers with one chat.completion object (or an error object).
+  async *#fromJson(parts: Uint8Array[]): AsyncGenerator<LLMStreamEvent, AssembledStep, undefined> {
+    const text = new TextDecoder().decode(concat(parts));
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (cause) {
+      throw new PagentError(`The response of POST ${this.url} is neither an event stream nor valid JSON: ${text.slice(0, 200)}`, {
+        code: 'provider',
+        where: 'llm',
+        cause,
+      });
+    }
+    const assembler = createChunkAssembler();
+    yield* this.#deltas(assembler.push(parsed));
+    return assembler.result();
+  }
+
+  *#deltas(deltas: AssemblerDelta[]): Generator<LLMStreamEvent, void, undefined> {
+    for (const d of deltas) yield d;
+  }
+
+  #headers(): Record<string, string> {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (this.#options.apiKey) headers['Authorization'] = `Bearer ${this.#options.apiKey}`;
+    return { ...headers, ...this.#options.headers };
+  }
+
+  #redact(text: string): string {
+    let out = text;
+    for (const secret of this.#secrets) out = out.split(secret).join('[redacted]');
+    return out;
+  }
+
+  #redactError(err: unknown): unknown {
+    if (!(err instanceof Error)) return err;
+    const message = this.#redact(err.message);
+    if (message !== err.message) err.message = message;
+    return err;
+  }
+
+  #httpError(status: number, statusText: string, text: string): HttpError {
+    let detail = text.trim();
+    try {
+      detail = providerErrorMessage(JSON.parse(text));
+    } catch {
+      // not JSON: keep the text (an HTML error page, a proxy's message)
+    }
+    if (detail === '') detail = statusText || 'no error message';
+    if (detail.length > MAX_MESSAGE) detail = `${detail.slice(0, MAX_MESSAGE)}…`;
+    return new HttpError(this.#redact(`HTTP ${status} from POST ${this.url}: ${detail}.${statusHint(status)}`), status, 'llm');
+  }
+
+  #networkError(err: unknown, when: string): PagentError {
+    const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    return new PagentError(
+      this.#redact(
+        `Network error calling POST ${this.url} (${when}; ${reason}). Check that the base URL is right and the ` +
+          'server is running and reachable from this page, and, for a server on another origin, that it allows ' +
+          'CORS: Access-Control-Allow-Origin for this page and Authorization, Content-Type in Access-Control-Allow-Headers.',
+      ),
+      { code: 'network', where: 'llm' },
+    );
+  }
+
+  #timeout(what: string): PagentError {
+    return new PagentError(`Timed out calling POST ${this.url}: ${what}`, { code: 'timeout', where: 'llm' });
+  }
+
+  #truncated(bytes: number): PagentError {
+    return new PagentError(
+      `The model stream from POST ${this.url} ended after ${bytes} bytes without a finish_reason or data: [DONE]`,
+      { code: 'truncated', where: 'llm' },
+    );
+  }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const p of parts) length += p.byteLength;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.byteLength;
+  }
+  return out;
+}
