@@ -70,3 +70,34 @@ export class HttpError extends PagentError {
     super(message, { code: 'http', status, where });
   }
 }
+
+/** Why a session store operation failed. */
+export type StoreErrorReason =
+  | 'quota'
+  | 'blocked'
+  | 'deleted'
+  | 'corrupt'
+  | 'invalid'
+  | 'not-found'
+  | 'unavailable';
+
+/**
+ * A session store operation that failed. Nothing was written when it is thrown, and the session you
+ * passed in is left as it was. `reason` says what happened: `quota` (the origin ran out of storage),
+ * `blocked` (the database could not be opened: another tab holds it during an upgrade or delete),
+ * `deleted` (the session or the whole database vanished while this page was using it), `corrupt` (a stored
+ * record is not a valid record; other sessions stay readable), `invalid` (an import file or a message is
+ * malformed), `not-found` (no session has that id), `unavailable` (no IndexedDB, or it refused the request).
+ */
+export class StoreError extends PagentError {
+  override name = 'StoreError' as const;
+  /** What went wrong. */
+  readonly reason: StoreErrorReason;
+  /** The session the operation was about, when there was one. */
+  readonly sessionId: string | undefined;
+  constructor(reason: StoreErrorReason, message: string, options: { sessionId?: string | undefined; cause?: unknown } = {}) {
+    super(message, { code: 'store', where: 'store', cause: options.cause });
+    this.reason = reason;
+    this.sessionId = options.sessionId;
+  }
+}

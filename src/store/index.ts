@@ -1,1 +1,15 @@
-export {};
+/** The session store: conversations in IndexedDB, and the opt-in API key store. */
+export { createSessionStore } from './session-store.js';
+export type {
+  SessionStore,
+  SessionStoreOptions,
+  SessionSummary,
+  StoreChange,
+  StoreListener,
+  StorageEstimateBytes,
+} from './session-store.js';
+export type { SessionKind, SessionExport } from './records.js';
+export { StoreError } from '../errors.js';
+export type { StoreErrorReason } from '../errors.js';
+export { createKeyStore } from './key-store.js';
+export type { KeyStore, KeyStoreOptions } from './key-store.js';
