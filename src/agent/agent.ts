@@ -1,0 +1,471 @@
+/**
+ * The in-browser agent loop: pagent's `Agent` over any OpenAI-compatible streaming model, emitting the
+ * wire events of design §1 in pagent's order.
+ */
+import { PagentError } from '../errors.js';
+import { encodeEventLine } from '../wire/codec.js';
+import type { ParamsOf, StepSummary, StopReason, ToolCall, Usage, WireEvent } from '../wire/events.js';
+import type { AssistantMessage, ChatMessage, ToolMessage, ToolSchema } from './messages.js';
+import { Session } from './session.js';
+import { runToolCall, ToolCallAborted, type Tool, type ToolApprovalRequest, type ToolOutcome } from './tools.js';
+
+/** One assembled model step, as the model client reports it at the end of a stream. */
+export interface AgentModelStep {
+  content: string;
+  reasoning_content: string;
+  tool_calls: ToolCall[];
+  finish_reason: string | null;
+  usage: Usage | null;
+}
+
+/** What a model client streams for one request: deltas, then exactly one step. */
+export type AgentModelEvent =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'step'; step: AgentModelStep };
+
+/** One model request as the agent makes it. */
+export interface AgentModelRequest {
+  messages: ChatMessage[];
+  tools?: ToolSchema[];
+  kwargs?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+/**
+ * The model client the agent drives. `LLM` (and every preset) is one; anything with the same
+ * `stream()` works. `stream()` throws a `PagentError` on failure and the signal's reason when aborted.
+ */
+export interface AgentModel {
+  stream(request: AgentModelRequest): AsyncIterable<AgentModelEvent>;
+}
+
+/** The part of a session store the agent uses (`createSessionStore()` fits). */
+export interface AgentStore {
+  load(id: string): Promise<{ readonly messages: readonly ChatMessage[] } | undefined>;
+  append(id: string, messages: ChatMessage[]): Promise<unknown>;
+}
+
+/** Options of {@link Agent}. */
+export interface AgentOptions {
+  /** The model client (an `LLM` or a preset). */
+  llm: AgentModel;
+  /**
+   * The conversation. Each run appends the user input, the assistant messages and the tool results.
+   * @defaultValue a new `Session()` without a system prompt
+   */
+  session?: Session;
+  /** Tools the model may call (names must be unique). */
+  tools?: readonly Tool<never>[];
+  /**
+   * Model calls per run; when the last one still asks for tools, those run and the run ends with
+   * `stop_reason: "max_turns"` (pagent's documented default is 8).
+   * @defaultValue 8
+   */
+  maxTurns?: number;
+  /**
+   * Asked, after a call's `ToolCallBegin`, for every call to a tool with `needsApproval`. Resolving false
+   * (or throwing) denies the call: `ToolResult{ok: false}`. Without `approve`, every such call is denied.
+   */
+  approve?: (call: ToolApprovalRequest) => Promise<boolean> | boolean;
+  /**
+   * Executes the tool calls of one step concurrently. Events keep their order (`ToolCallBegin` then
+   * `ToolResult`, call by call); a call to a tool with `needsApproval` starts only once approved.
+   * @defaultValue false
+   */
+  parallelTools?: boolean;
+  /** Saves the conversation: restored before the first run when the session is empty, appended at every turn end. */
+  store?: AgentStore;
+  /** The store key of this conversation (required with `store`). */
+  sessionId?: string;
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  /** Cancels the run: it ends with `RunEnd{stop_reason: "cancelled"}` and no `RunError`. */
+  signal?: AbortSignal;
+  /** Forwarded to the provider with every model request of the run (`temperature`, `reasoning_effort` …). */
+  kwargs?: Record<string, unknown>;
+}
+
+type RunEndParams = ParamsOf<'RunEnd'>;
+
+const EMPTY_STEP: StepSummary = { content: '', tool_calls: [], reasoning_content: '', usage: null };
+const CANCELLED_TOOL_TEXT = 'error: cancelled before the tool finished';
+
+interface PendingTurn {
+  assistant: AssistantMessage;
+  calls: ToolCall[];
+  results: Map<string, ToolMessage>;
+}
+
+interface RunState {
+  turn: number;
+  turnOpen: boolean;
+  streaming: boolean;
+  partialText: string;
+  partialReasoning: string;
+  lastStep: StepSummary | undefined;
+  pending: PendingTurn | undefined;
+  ended: boolean;
+}
+
+function assistantMessage(step: AgentModelStep): AssistantMessage {
+  const message: AssistantMessage = {
+    role: 'assistant',
+    content: step.tool_calls.length > 0 && step.content === '' ? null : step.content,
+  };
+  if (step.tool_calls.length > 0) message.tool_calls = step.tool_calls;
+  if (step.reasoning_content !== '') message.reasoning_content = step.reasoning_content;
+  return message;
+}
+
+function toPagentError(err: unknown): PagentError {
+  if (err instanceof PagentError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new PagentError(message || 'The model request failed', { code: 'provider', where: 'llm', cause: err });
+}
+
+/**
+ * Runs pagent's tool loop in the browser: each turn streams one model call (`TurnBegin`, deltas,
+ * `StepEnd`), runs the step's tool calls in order (`ToolCallBegin`, `ToolResult`) and ends with
+ * `TurnEnd`; the run ends with `RunEnd` carrying the last step. One run at a time per agent.
+ *
+ * Session rules: a cancelled run keeps its partial answer (an assistant message with the text so far)
+ * and completes a half-finished tool turn with `error: cancelled …` results for calls that did not
+ * finish; a failed model call keeps nothing of its turn. Either way the next request is valid.
+ *
+ * @example
+ * const agent = new Agent({ llm: OpenAI('gpt-4o-mini', { apiKey }), session: new Session('Be brief.'), tools: [add] });
+ * for await (const text of agent.text('What is 2+40?')) output.append(text);
+ */
+export class Agent {
+  /** The model client. */
+  readonly llm: AgentModel;
+  /** The conversation the runs append to. */
+  readonly session: Session;
+  /** Model calls per run. */
+  readonly maxTurns: number;
+  private readonly tools: ReadonlyMap<string, Tool<never>>;
+  private readonly schemas: ToolSchema[];
+  private readonly options: AgentOptions;
+  private running = false;
+  private restored = false;
+  private unsaved: ChatMessage[] = [];
+
+  constructor(options: AgentOptions) {
+    this.options = options;
+    this.llm = options.llm;
+    this.session = options.session ?? new Session();
+    this.maxTurns = options.maxTurns ?? 8;
+    if (!Number.isInteger(this.maxTurns) || this.maxTurns < 1) throw new RangeError('Agent: maxTurns must be an integer >= 1');
+    if (options.store && !options.sessionId) throw new TypeError('Agent: a store needs a sessionId');
+    const tools = new Map<string, Tool<never>>();
+    for (const t of options.tools ?? []) {
+      if (tools.has(t.name)) throw new TypeError(`Agent: duplicate tool name '${t.name}'`);
+      tools.set(t.name, t);
+    }
+    this.tools = tools;
+    this.schemas = [...tools.values()].map((t) => t.schema);
+  }
+
+  /**
+   * Runs the agent and resolves with the `RunEnd` params (pagent's `run()`); a cancelled run resolves
+   * too (`stop_reason: "cancelled"`).
+   *
+   * @throws {PagentError} when the run fails (the `RunError`'s code, message, where and status).
+   */
+  async run(input: string, options: RunOptions = {}): Promise<RunEndParams> {
+    let failure: ParamsOf<'RunError'> | undefined;
+    let end: RunEndParams | undefined;
+    for await (const event of this.events(input, options)) {
+      if (event.method === 'RunError') failure = event.params;
+      else if (event.method === 'RunEnd') end = event.params;
+    }
+    if (!end || end.stop_reason === 'error') {
+      throw PagentError.fromRunError(failure ?? { message: 'The run failed', code: 'provider', where: 'agent' });
+    }
+    return end;
+  }
+
+  /**
+   * Yields the answer's text deltas (pagent's `arun()`).
+   *
+   * @throws {PagentError} after the last delta when the run fails.
+   */
+  async *text(input: string, options: RunOptions = {}): AsyncGenerator<string, void, undefined> {
+    let failure: ParamsOf<'RunError'> | undefined;
+    for await (const event of this.events(input, options)) {
+      if (event.method === 'TextDelta') yield event.params.text;
+      else if (event.method === 'RunError') failure = event.params;
+    }
+    if (failure) throw PagentError.fromRunError(failure);
+  }
+
+  /** Yields the run as NDJSON wire lines, each ending in `\n` (pagent's `arun_wire()`). */
+  async *wire(input: string, options: RunOptions = {}): AsyncGenerator<string, void, undefined> {
+    for await (const event of this.events(input, options)) yield encodeEventLine(event);
+  }
+
+  /**
+   * Yields the run's events (pagent's `arun_events()`): `RunBegin`, per turn `TurnBegin`, deltas, one
+   * `StepEnd`, `ToolCallBegin`/`ToolResult` per call, `TurnEnd`, … and always one `RunEnd` last. A failure
+   * is `RunError` then `TurnEnd{stop_reason: "error"}` and `RunEnd{stop_reason: "error"}`; a cancel is
+   * `TurnEnd{stop_reason: "cancelled"}` (when a turn is open) and `RunEnd{stop_reason: "cancelled"}`.
+   * Breaking out of the loop cancels the run.
+   *
+   * @throws {PagentError} `code: "busy"` when this agent is already running.
+   */
+  async *events(input: string, options: RunOptions = {}): AsyncGenerator<WireEvent, void, undefined> {
+    if (this.running) throw new PagentError('Agent is already running', { code: 'busy', where: 'agent' });
+    this.running = true;
+    const controller = new AbortController();
+    const outer = options.signal;
+    const onAbort = (): void => controller.abort(outer?.reason);
+    if (outer?.aborted) controller.abort(outer.reason);
+    else outer?.addEventListener('abort', onAbort, { once: true });
+    const run: RunState = {
+      turn: 0,
+      turnOpen: false,
+      streaming: false,
+      partialText: '',
+      partialReasoning: '',
+      lastStep: undefined,
+      pending: undefined,
+      ended: false,
+    };
+    try {
+      yield* this.loop(input, options.kwargs, controller.signal, run);
+    } finally {
+      outer?.removeEventListener('abort', onAbort);
+      controller.abort();
+      if (!run.ended) {
+        this.completeHalfTurn(run);
+        await this.flush();
+      }
+      this.running = false;
+    }
+  }
+
+  private async *loop(
+    input: string,
+    kwargs: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+    run: RunState,
+  ): AsyncGenerator<WireEvent, void, undefined> {
+    const restoreError = await this.restore();
+    if (restoreError) {
+      run.ended = true;
+      yield { method: 'RunBegin', params: { user_input: input } };
+      yield { method: 'RunError', params: { message: restoreError.message, code: restoreError.code, where: 'store' } };
+      yield { method: 'RunEnd', params: { ...EMPTY_STEP, stop_reason: 'error' } };
+      return;
+    }
+    this.add({ role: 'user', content: input });
+    yield { method: 'RunBegin', params: { user_input: input } };
+
+    for (let turn = 0; turn < this.maxTurns; turn++) {
+      if (signal.aborted) return yield* this.endCancelled(run);
+      run.turn = turn;
+      run.turnOpen = true;
+      run.partialText = '';
+      run.partialReasoning = '';
+      yield { method: 'TurnBegin', params: { turn } };
+
+      let step: AgentModelStep | undefined;
+      try {
+        run.streaming = true;
+        const messages = await this.session.requestMessages({ signal });
+        const request: AgentModelRequest = { messages, signal };
+        if (this.schemas.length > 0) request.tools = this.schemas;
+        if (kwargs) request.kwargs = kwargs;
+        for await (const event of this.llm.stream(request)) {
+          if (event.type === 'text') {
+            run.partialText += event.text;
+            yield { method: 'TextDelta', params: { text: event.text } };
+          } else if (event.type === 'reasoning') {
+            run.partialReasoning += event.text;
+            yield { method: 'ReasoningDelta', params: { text: event.text } };
+          } else {
+            step = event.step;
+          }
+        }
+        if (signal.aborted) return yield* this.endCancelled(run);
+        if (!step) throw new PagentError('The model stream ended without a complete step', { code: 'truncated', where: 'llm' });
+        run.streaming = false;
+      } catch (err) {
+        if (signal.aborted) return yield* this.endCancelled(run);
+        return yield* this.endFailed(run, err);
+      }
+
+      const summary: StepSummary = {
+        content: step.content,
+        tool_calls: step.tool_calls,
+        reasoning_content: step.reasoning_content,
+        usage: step.usage,
+      };
+      run.lastStep = summary;
+      yield { method: 'StepEnd', params: summary };
+
+      if (step.tool_calls.length === 0) {
+        const empty = step.content === '' && step.reasoning_content === '';
+        if (!empty) this.add(assistantMessage(step));
+        const reason: StopReason = empty ? 'empty_response' : 'no_tool_calls';
+        await this.flush();
+        run.turnOpen = false;
+        yield { method: 'TurnEnd', params: { turn, stopped: true, stop_reason: reason } };
+        run.ended = true;
+        yield { method: 'RunEnd', params: { ...summary, stop_reason: reason, turn } };
+        return;
+      }
+
+      const pending: PendingTurn = { assistant: assistantMessage(step), calls: step.tool_calls, results: new Map() };
+      run.pending = pending;
+      const early = this.options.parallelTools ? this.startEarly(pending.calls, signal) : new Map<string, Promise<ToolOutcome>>();
+      for (const call of pending.calls) {
+        const request: ToolApprovalRequest = { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments };
+        yield { method: 'ToolCallBegin', params: { ...request } };
+        const started = performance.now();
+        let outcome: ToolOutcome;
+        try {
+          const prestarted = early.get(call.id);
+          outcome = await (prestarted ?? runToolCall(this.tools, request, { signal, approve: this.options.approve }));
+        } catch (err) {
+          if (err instanceof ToolCallAborted || signal.aborted) return yield* this.endCancelled(run);
+          outcome = { content: `${call.function.name} error: ${err instanceof Error ? err.message : String(err)}`, ok: false };
+        }
+        if (signal.aborted) return yield* this.endCancelled(run);
+        pending.results.set(call.id, { role: 'tool', tool_call_id: call.id, content: outcome.content });
+        yield {
+          method: 'ToolResult',
+          params: {
+            tool_call_id: call.id,
+            name: call.function.name,
+            content: outcome.content,
+            ok: outcome.ok,
+            elapsed_ms: Math.round(performance.now() - started),
+          },
+        };
+      }
+      this.commitPending(run);
+      await this.flush();
+      run.turnOpen = false;
+      if (turn + 1 >= this.maxTurns) {
+        yield { method: 'TurnEnd', params: { turn, stopped: false, stop_reason: 'max_turns' } };
+        run.ended = true;
+        yield { method: 'RunEnd', params: { ...summary, stop_reason: 'max_turns', turn } };
+        return;
+      }
+      yield { method: 'TurnEnd', params: { turn, stopped: false, stop_reason: 'continuing' } };
+    }
+  }
+
+  /** Starts, at once, the calls that need no approval (parallel mode); the others start in order. */
+  private startEarly(calls: ToolCall[], signal: AbortSignal): Map<string, Promise<ToolOutcome>> {
+    const started = new Map<string, Promise<ToolOutcome>>();
+    for (const call of calls) {
+      const t = this.tools.get(call.function.name);
+      if (t && t.needsApproval !== undefined && t.needsApproval !== false) continue;
+      const request = { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments };
+      const promise = runToolCall(this.tools, request, { signal, approve: this.options.approve });
+      promise.catch(() => undefined);
+      started.set(call.id, promise);
+    }
+    return started;
+  }
+
+  private add(message: ChatMessage): void {
+    this.session.append(message);
+    this.unsaved.push(message);
+  }
+
+  private commitPending(run: RunState): void {
+    const pending = run.pending;
+    if (!pending) return;
+    run.pending = undefined;
+    const results = pending.calls.map(
+      (call) => pending.results.get(call.id) ?? { role: 'tool' as const, tool_call_id: call.id, content: CANCELLED_TOOL_TEXT },
+    );
+    this.add(pending.assistant);
+    for (const result of results) this.add(result);
+  }
+
+  /** A cut run keeps a valid session: the half tool turn is completed, a partial answer is kept. */
+  private completeHalfTurn(run: RunState): void {
+    if (run.pending) this.commitPending(run);
+    else if (run.streaming && run.partialText !== '') {
+      const message: AssistantMessage = { role: 'assistant', content: run.partialText };
+      if (run.partialReasoning !== '') message.reasoning_content = run.partialReasoning;
+      this.add(message);
+    }
+    run.streaming = false;
+  }
+
+  private cutSummary(run: RunState, streaming: boolean): StepSummary {
+    if (streaming) return { content: run.partialText, tool_calls: [], reasoning_content: run.partialReasoning, usage: null };
+    return run.lastStep ?? EMPTY_STEP;
+  }
+
+  private async *endCancelled(run: RunState): AsyncGenerator<WireEvent, void, undefined> {
+    const streaming = run.streaming;
+    const summary = this.cutSummary(run, streaming);
+    this.completeHalfTurn(run);
+    await this.flush();
+    if (run.turnOpen) {
+      run.turnOpen = false;
+      yield { method: 'TurnEnd', params: { turn: run.turn, stopped: true, stop_reason: 'cancelled' } };
+    }
+    run.ended = true;
+    yield { method: 'RunEnd', params: { ...summary, stop_reason: 'cancelled', turn: run.turn } };
+  }
+
+  private async *endFailed(run: RunState, err: unknown): AsyncGenerator<WireEvent, void, undefined> {
+    const summary = this.cutSummary(run, true);
+    run.streaming = false;
+    await this.flush();
+    const error = toPagentError(err);
+    const params: ParamsOf<'RunError'> = { message: error.message, code: error.code, where: error.where ?? 'llm' };
+    if (error.status !== undefined) params.status = error.status;
+    yield { method: 'RunError', params };
+    run.turnOpen = false;
+    yield { method: 'TurnEnd', params: { turn: run.turn, stopped: true, stop_reason: 'error' } };
+    run.ended = true;
+    yield { method: 'RunEnd', params: { ...summary, stop_reason: 'error', turn: run.turn } };
+  }
+
+  /** Restores the stored conversation once, before the first run; returns the failure, if any. */
+  private async restore(): Promise<PagentError | undefined> {
+    const { store, sessionId } = this.options;
+    if (this.restored || !store || !sessionId) return undefined;
+    try {
+      if (this.session.messages.length === 0) {
+        const saved = await store.load(sessionId);
+        if (saved) this.session.append(...saved.messages);
+      }
+      this.restored = true;
+      return undefined;
+    } catch (err) {
+      const message = `Could not restore session '${sessionId}': ${err instanceof Error ? err.message : String(err)}`;
+      return new PagentError(message, { code: err instanceof PagentError ? err.code : 'store', where: 'store', cause: err });
+    }
+  }
+
+  /**
+   * Appends the messages added since the last save. A store failure is not a run failure: the messages
+   * stay queued and go with the next save.
+   */
+  private async flush(): Promise<void> {
+    const { store, sessionId } = this.options;
+    if (!store || !sessionId || this.unsaved.length === 0) {
+      if (!store) this.unsaved = [];
+      return;
+    }
+    const batch = this.unsaved;
+    this.unsaved = [];
+    try {
+      await store.append(sessionId, batch);
+    } catch {
+      this.unsaved = batch.concat(this.unsaved);
+    }
+  }
+}
