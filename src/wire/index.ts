@@ -6,3 +6,7 @@ export {
   rpcToEvent,
   type RpcNotification,
 } from './codec.js';
+export { createWireDecoder, type WireDecoder, type WireDecoderOptions } from './decoder.js';
+export { decodeWireStream, type DecodeStreamOptions } from './decode-stream.js';
+export type { WireFormat } from './framing.js';
+export type { DialectName } from './dialects/index.js';

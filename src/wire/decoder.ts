@@ -1,0 +1,284 @@
+/**
+ * The sync push decoder: bytes → documents → dialect → events, with the termination contract of
+ * design §1. No timers, no I/O; the async adapters own time.
+ */
+import { WireDecodeError } from '../errors.js';
+import { createDialect, detectDialect, type DialectDecoder, type DialectName } from './dialects/index.js';
+import type { StepSummary, UnknownEvent, WireEvent } from './events.js';
+import { createFraming, DEFAULT_MAX_LINE_BYTES, type WireFormat } from './framing.js';
+
+/** Options shared by {@link createWireDecoder}, `decodeWireStream` and `WireClient`. */
+export interface WireDecoderOptions {
+  /**
+   * How the body is framed. `'auto'` looks at the first non-whitespace bytes: `{` or `[` is NDJSON,
+   * `:` or an SSE field (`data:`, `event:`, `id:`, `retry:`) is SSE, anything else NDJSON.
+   * @defaultValue 'auto'
+   */
+  format?: WireFormat | 'auto' | undefined;
+  /**
+   * The wire dialect. `'auto'` detects it from the first document that looks like one (a JSON-RPC
+   * envelope is pagent, `{"v", "event"}` is Victor); documents before that decode as pagent.
+   * @defaultValue 'auto'
+   */
+  dialect?: DialectName | 'auto' | undefined;
+  /**
+   * Longest line (NDJSON) or message (SSE) kept, in UTF-8 bytes; longer ones are dropped with a
+   * `WireDecodeError{reason: "line-too-long"}` and the stream goes on.
+   * @defaultValue 16 MiB
+   */
+  maxLineBytes?: number | undefined;
+  /** Called with each raw document (an NDJSON line, an SSE message's data) before it is decoded. */
+  onLine?: ((raw: string) => void) | undefined;
+  /** Called for each document that could not be decoded; decoding goes on with the next one. */
+  onDecodeError?: ((err: WireDecodeError) => void) | undefined;
+  /**
+   * Deliver events of unknown methods as `{method, params, unknown: true}` instead of skipping them.
+   * @defaultValue false
+   */
+  includeUnknown?: boolean | undefined;
+}
+
+/** The sync push core returned by {@link createWireDecoder}. */
+export interface WireDecoder {
+  /** Feeds the next chunk of the body, cut anywhere. Events are delivered synchronously to `onEvent`. */
+  feed(chunk: Uint8Array | string): void;
+  /**
+   * EOF: flushes a last line without a newline, then closes an open run with
+   * `RunError{code: "truncated"}` + `RunEnd{stop_reason: "error"}`. A body that held no decodable
+   * event at all but some content gives one run `RunBegin` + `RunError{code: "decode"}` + `RunEnd`.
+   */
+  end(): void;
+  /** Abort: closes an open run with `RunEnd{stop_reason: "cancelled"}` and no `RunError`; drops the rest. */
+  cancel(): void;
+  /**
+   * Closes an open run with `RunError{code}` (unless it already carried one) + `RunEnd{stop_reason:
+   * "error"}`, and stops decoding. A no-op when no run is open.
+   */
+  fail(code: 'timeout' | 'network', message: string): void;
+  /** True while a run is open (its `RunBegin` delivered, its `RunEnd` not yet). */
+  readonly runOpen: boolean;
+}
+
+type Emitted = WireEvent | UnknownEvent;
+
+/** What a cut run's `RunEnd` reports, built from the events the run emitted (design §1). */
+interface RunState {
+  turn: number | undefined;
+  hadError: boolean;
+  text: string[];
+  reasoning: string[];
+  step: StepSummary | undefined;
+}
+
+const newRun = (): RunState => ({ turn: undefined, hadError: false, text: [], reasoning: [], step: undefined });
+
+/**
+ * Creates the sync push decoder: `feed(chunk)` any number of times, then `end()` (EOF) or `cancel()`
+ * (abort). Chunk boundaries never matter. Every event is delivered to `onEvent` in order, and the
+ * run contract holds: an event outside a run opens one with `RunBegin{user_input: ""}`; every run
+ * ends with exactly one `RunEnd`, always last, and carries at most one `RunError`; a `RunBegin` while a
+ * run is open first closes it as truncated. A bad document goes to `onDecodeError` and is skipped;
+ * unknown methods are skipped (or delivered with `includeUnknown`). No `TurnEnd` is ever invented.
+ *
+ * @example
+ * const decoder = createWireDecoder({ onEvent: (e) => console.log(e.method) });
+ * decoder.feed(new TextEncoder().encode('{"jsonrpc": "2.0", "method": "TextDelta", "params": {"text": "Hi"}}\n'));
+ * decoder.end(); // RunBegin, TextDelta, RunError{truncated}, RunEnd{error}
+ */
+export function createWireDecoder(
+  options: WireDecoderOptions & { includeUnknown: true; onEvent: (event: WireEvent | UnknownEvent) => void },
+): WireDecoder;
+export function createWireDecoder(
+  options: WireDecoderOptions & { includeUnknown?: false | undefined; onEvent: (event: WireEvent) => void },
+): WireDecoder;
+export function createWireDecoder(
+  options: WireDecoderOptions & { onEvent: (event: WireEvent | UnknownEvent) => void },
+): WireDecoder;
+export function createWireDecoder(
+  options: WireDecoderOptions & { onEvent(event: WireEvent | UnknownEvent): void },
+): WireDecoder {
+  const { onEvent, onLine, onDecodeError, includeUnknown = false } = options;
+  const forced = options.dialect === undefined || options.dialect === 'auto' ? undefined : options.dialect;
+  let dialect: DialectDecoder | undefined = forced ? createDialect(forced) : undefined;
+  let fallback: DialectDecoder | undefined;
+  let closed = false;
+  let run: RunState | undefined;
+  let decodedDocuments = 0;
+  let decodeErrors = 0;
+  let firstError: WireDecodeError | undefined;
+
+  const framing = createFraming({
+    format: options.format ?? 'auto',
+    maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    onDocument: handleDocument,
+    onTooLong: reportError,
+  });
+
+  function reportError(err: WireDecodeError): void {
+    decodeErrors++;
+    firstError ??= err;
+    onDecodeError?.(err);
+  }
+
+  function handleDocument(text: string, number: number): void {
+    if (closed) return;
+    onLine?.(text);
+    let decoder = dialect;
+    if (decoder === undefined) {
+      const name = detectDialect(text);
+      if (name !== undefined) decoder = dialect = createDialect(name);
+      else decoder = fallback ??= createDialect('pagent');
+    }
+    let events: Emitted[];
+    try {
+      events = decoder.decode(text, number);
+    } catch (err) {
+      if (!(err instanceof WireDecodeError)) throw err;
+      reportError(err);
+      return;
+    }
+    decodedDocuments++;
+    for (const event of events) {
+      if (closed) return;
+      handleEvent(event);
+    }
+  }
+
+  function handleEvent(event: Emitted): void {
+    if ('unknown' in event) {
+      if (includeUnknown) onEvent(event);
+      return;
+    }
+    if (event.method === 'RunBegin') {
+      if (run) closeRun('error', { code: 'truncated', message: 'A new run began before this one ended' });
+      run = newRun();
+      onEvent(event);
+      return;
+    }
+    if (!run) {
+      run = newRun();
+      onEvent({ method: 'RunBegin', params: { user_input: '' } });
+    }
+    const state = run;
+    switch (event.method) {
+      case 'TurnBegin':
+        state.turn = event.params.turn;
+        state.text = [];
+        state.reasoning = [];
+        state.step = undefined;
+        break;
+      case 'TextDelta':
+      case 'ReasoningDelta':
+        if (state.step) {
+          // a delta after StepEnd belongs to a new step in flight
+          state.step = undefined;
+          state.text = [];
+          state.reasoning = [];
+        }
+        (event.method === 'TextDelta' ? state.text : state.reasoning).push(event.params.text);
+        break;
+      case 'StepEnd':
+        state.step = event.params;
+        break;
+      case 'ToolResult':
+        // a turn without a step summary (Victor): the answer is the text since the last tool result
+        if (!state.step) state.text = [];
+        break;
+      case 'RunError':
+        if (state.hadError) return;
+        state.hadError = true;
+        break;
+      case 'RunEnd':
+        run = undefined;
+        onEvent(event);
+        return;
+    }
+    onEvent(event);
+  }
+
+  /** Closes the open run: an optional RunError (none when the run carried one), then its RunEnd. */
+  function closeRun(stopReason: 'error' | 'cancelled', error?: { code: string; message: string }): void {
+    const state = run;
+    if (!state) return;
+    if (error && !state.hadError) {
+      state.hadError = true;
+      onEvent({ method: 'RunError', params: { message: error.message, code: error.code } });
+    }
+    run = undefined;
+    const step = state.step;
+    const params: WireEvent & { method: 'RunEnd' } = {
+      method: 'RunEnd',
+      params: step
+        ? {
+            content: step.content,
+            tool_calls: step.tool_calls,
+            reasoning_content: step.reasoning_content,
+            usage: step.usage,
+            stop_reason: stopReason,
+          }
+        : {
+            content: state.text.join(''),
+            tool_calls: [],
+            reasoning_content: state.reasoning.join(''),
+            usage: null,
+            stop_reason: stopReason,
+          },
+    };
+    if (state.turn !== undefined) params.params.turn = state.turn;
+    onEvent(params);
+  }
+
+  function closeAll(): void {
+    closed = true;
+    dialect?.reset();
+    fallback?.reset();
+  }
+
+  return {
+    feed(chunk) {
+      if (!closed) framing.push(chunk);
+    },
+    end() {
+      if (closed) return;
+      framing.end();
+      if (closed) return;
+      closed = true;
+      if (run) {
+        closeRun('error', { code: 'truncated', message: 'The stream ended before the run did (no RunEnd)' });
+      } else if (decodedDocuments === 0 && (decodeErrors > 0 || framing.garbageLines > 0)) {
+        onEvent({ method: 'RunBegin', params: { user_input: '' } });
+        onEvent({ method: 'RunError', params: { code: 'decode', message: describeUndecodable() } });
+        onEvent({
+          method: 'RunEnd',
+          params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' },
+        });
+      }
+      closeAll();
+    },
+    cancel() {
+      if (closed) return;
+      closed = true;
+      closeRun('cancelled');
+      closeAll();
+    },
+    fail(code, message) {
+      if (closed || !run) return;
+      closed = true;
+      closeRun('error', { code, message });
+      closeAll();
+    },
+    get runOpen() {
+      return run !== undefined;
+    },
+  };
+
+  function describeUndecodable(): string {
+    const head = framing.head.trimEnd();
+    const looks = /^<(!doctype|html|\?xml|head|body)/i.test(head)
+      ? 'an HTML/XML page'
+      : `${framing.format === 'sse' ? 'SSE' : 'NDJSON'} with no decodable event`;
+    const start = head === '' ? '' : `; it starts with ${JSON.stringify(head.length > 80 ? head.slice(0, 80) + '…' : head)}`;
+    const errors = decodeErrors > 0 ? `; ${decodeErrors} bad document${decodeErrors === 1 ? '' : 's'}, first: ${firstError?.message}` : '';
+    return `No wire event could be decoded: the body is ${looks}${start}${errors}`;
+  }
+}

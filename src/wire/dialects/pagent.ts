@@ -1,0 +1,52 @@
+/**
+ * The pagent family dialect: pagent and pagentv4 JSON-RPC lines alike, normalised into §1's events.
+ */
+import { parseRpcLine, rpcParamsToEvent } from '../codec.js';
+import type { StepSummary, UnknownEvent, WireEvent } from '../events.js';
+import type { DialectDecoder } from './index.js';
+
+/**
+ * Creates a pagent-family decoder. Stateless per line except for one thing: pagentv4's
+ * `RunEnd{turn, stop_reason}` carries no step summary, so the run's last `StepEnd` (pagentv4's
+ * `TurnResult`) fills its `content`, `tool_calls`, `reasoning_content` and `usage` (empty values and
+ * `usage: null` when the run had none).
+ */
+export function createPagentDialect(): DialectDecoder {
+  let lastStep: StepSummary | undefined;
+  return {
+    decode(text, lineNumber) {
+      const { method, params } = parseRpcLine(text, lineNumber);
+      const v4RunEnd = method === 'RunEnd' && !Object.prototype.hasOwnProperty.call(params, 'content');
+      const event = rpcParamsToEvent(method, params, text, lineNumber);
+      if (event === undefined) {
+        const unknown: UnknownEvent = { method, params, unknown: true };
+        return [unknown];
+      }
+      return [track(event, v4RunEnd)];
+    },
+    reset() {
+      lastStep = undefined;
+    },
+  };
+
+  function track(event: WireEvent, v4RunEnd: boolean): WireEvent {
+    switch (event.method) {
+      case 'RunBegin':
+        lastStep = undefined;
+        return event;
+      case 'StepEnd':
+        lastStep = event.params;
+        return event;
+      case 'RunEnd': {
+        const step = lastStep;
+        lastStep = undefined;
+        if (!v4RunEnd || step === undefined) return event;
+        const { content, tool_calls, reasoning_content, usage } = step;
+        return { method: 'RunEnd', params: { ...event.params, content, tool_calls, reasoning_content, usage } };
+      }
+      default:
+        return event;
+    }
+  }
+}
+

@@ -1,0 +1,356 @@
+/**
+ * Framing: bytes → documents. A sync push line splitter (NDJSON), SSE framing through
+ * eventsource-parser, and format sniffing from the first non-whitespace bytes. No I/O, no timers.
+ */
+import { createParser, type EventSourceParser } from 'eventsource-parser';
+import { WireDecodeError } from '../errors.js';
+
+/** How a body is framed: one JSON document a line, or Server-Sent Events `data:` payloads. */
+export type WireFormat = 'ndjson' | 'sse';
+
+/** The default cap on one line (or one SSE message): 16 MiB. */
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+const LF = 10;
+const CR = 13;
+
+/** UTF-8 length of a string, counting a lone surrogate as the 3 bytes of U+FFFD. */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // the pair: 2 units, 4 bytes
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/** Callbacks of {@link createLineSplitter}. */
+export interface LineSplitterOptions {
+  /** Longest line kept, in UTF-8 bytes (terminator excluded). */
+  maxLineBytes: number;
+  /** Every complete line, blank ones included, with its 1-based number. */
+  onLine(line: string, lineNumber: number): void;
+  /** A line over `maxLineBytes`: called once, as soon as it is known; the line is then dropped. */
+  onTooLong(lineNumber: number, head: string): void;
+}
+
+/** A push line splitter over text. */
+export interface LineSplitter {
+  push(text: string): void;
+  /** Flushes a last line without a terminator. */
+  end(): void;
+}
+
+/**
+ * Splits text into lines on LF, CRLF and lone CR, wherever chunks are cut (a CRLF split across two
+ * pushes is one terminator). Each character is scanned once: a partial line is kept as fragments and
+ * joined once when its terminator arrives. A line over `maxLineBytes` is reported and its bytes are
+ * dropped up to its terminator, never buffered.
+ */
+export function createLineSplitter(options: LineSplitterOptions): LineSplitter {
+  const { maxLineBytes, onLine, onTooLong } = options;
+  let fragments: string[] = [];
+  let pendingUnits = 0;
+  /** Exact UTF-8 length of the fragments, computed only once the line could be over the cap. */
+  let pendingBytes: number | undefined;
+  let lineNumber = 0;
+  let skipping = false;
+  let swallowLF = false;
+
+  const tooLong = (units: number, bytes: () => number): boolean =>
+    units > maxLineBytes || (units * 3 > maxLineBytes && bytes() > maxLineBytes);
+
+  function drop(head: string): void {
+    fragments = [];
+    pendingUnits = 0;
+    pendingBytes = undefined;
+    skipping = true;
+    onTooLong(lineNumber + 1, head.slice(0, 200));
+  }
+
+  function complete(text: string, start: number, end: number): void {
+    lineNumber++;
+    if (skipping) {
+      skipping = false;
+      return;
+    }
+    let line: string;
+    if (fragments.length === 0) {
+      const units = end - start;
+      if (tooLong(units, () => utf8Length(text.slice(start, end)))) {
+        onTooLong(lineNumber, text.slice(start, Math.min(end, start + 200)));
+        return;
+      }
+      line = text.slice(start, end);
+    } else {
+      const units = pendingUnits + end - start;
+      const tail = text.slice(start, end);
+      if (tooLong(units, () => (pendingBytes ?? utf8Length(fragments.join(''))) + utf8Length(tail))) {
+        const head = fragments.join('').slice(0, 200);
+        fragments = [];
+        pendingUnits = 0;
+        pendingBytes = undefined;
+        onTooLong(lineNumber, head);
+        return;
+      }
+      fragments.push(tail);
+      line = fragments.join('');
+      fragments = [];
+      pendingUnits = 0;
+      pendingBytes = undefined;
+    }
+    onLine(line, lineNumber);
+  }
+
+  function keep(fragment: string): void {
+    if (skipping || fragment === '') return;
+    pendingUnits += fragment.length;
+    if (pendingBytes !== undefined) pendingBytes += utf8Length(fragment);
+    else if (pendingUnits * 3 > maxLineBytes) pendingBytes = utf8Length(fragments.join('')) + utf8Length(fragment);
+    if (pendingUnits > maxLineBytes || (pendingBytes !== undefined && pendingBytes > maxLineBytes)) {
+      drop(fragments.length > 0 ? fragments[0]! : fragment);
+      return;
+    }
+    fragments.push(fragment);
+  }
+
+  return {
+    push(text) {
+      let pos = 0;
+      if (swallowLF && text.length > 0) {
+        swallowLF = false;
+        if (text.charCodeAt(0) === LF) pos = 1;
+      }
+      let lf = text.indexOf('\n', pos);
+      let cr = text.indexOf('\r', pos);
+      while (pos < text.length) {
+        const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
+        if (end === -1) break;
+        complete(text, pos, end);
+        pos = end + 1;
+        if (end === cr) {
+          if (pos === text.length) swallowLF = true;
+          else if (text.charCodeAt(pos) === LF) pos++;
+        }
+        if (cr !== -1 && cr < pos) cr = text.indexOf('\r', pos);
+        if (lf !== -1 && lf < pos) lf = text.indexOf('\n', pos);
+      }
+      if (pos < text.length) keep(pos === 0 ? text : text.slice(pos));
+    },
+    end() {
+      if (skipping) {
+        skipping = false;
+        lineNumber++;
+      } else if (fragments.length > 0) {
+        const line = fragments.join('');
+        fragments = [];
+        pendingUnits = 0;
+        pendingBytes = undefined;
+        onLine(line, ++lineNumber);
+      }
+    },
+  };
+}
+
+/** Callbacks of {@link createFraming}. */
+export interface FramingOptions {
+  /** `'auto'` sniffs the first non-whitespace bytes. */
+  format: WireFormat | 'auto';
+  maxLineBytes: number;
+  /** One document (an NDJSON line or an SSE message's data) with its 1-based line / message number. */
+  onDocument(text: string, number: number): void;
+  /** A line or SSE message over `maxLineBytes`. */
+  onTooLong(err: WireDecodeError): void;
+}
+
+/** The framing layer: bytes (or text) in, documents out. */
+export interface Framing {
+  push(chunk: Uint8Array | string): void;
+  /** EOF: flushes a last line without a terminator and a last SSE message without its blank line. */
+  end(): void;
+  /** The format in use, once known. */
+  readonly format: WireFormat | undefined;
+  /** The first characters of the body after leading whitespace (for error messages). */
+  readonly head: string;
+  /** SSE lines that are neither a field nor a comment (eventsource-parser ignores them silently). */
+  readonly garbageLines: number;
+}
+
+const HEAD_CHARS = 120;
+const SSE_FIELDS = ['data', 'event', 'id', 'retry'];
+
+/**
+ * Sniffs the format from the start of a body (leading whitespace and BOM already skipped): `{` or `[`
+ * → NDJSON; `:` or an SSE field name followed by `:` → SSE. Returns `undefined` when `text` is too
+ * short to tell.
+ */
+export function sniffFormat(text: string): WireFormat | undefined {
+  const first = text.charCodeAt(0);
+  if (Number.isNaN(first)) return undefined;
+  if (first === 0x7b || first === 0x5b) return 'ndjson';
+  if (first === 0x3a) return 'sse';
+  for (const field of SSE_FIELDS) {
+    const n = Math.min(text.length, field.length);
+    if (text.slice(0, n) !== field.slice(0, n)) continue;
+    if (text.length <= field.length) return undefined;
+    const next = text.charCodeAt(field.length);
+    if (next === 0x3a || next === LF || next === CR) return 'sse';
+  }
+  return 'ndjson';
+}
+
+const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === LF || c === CR;
+
+/**
+ * Creates the framing layer. Bytes go through one streaming `TextDecoder` (so a UTF-8 sequence split
+ * across chunks decodes once, and a leading BOM is dropped), then through the line splitter. NDJSON:
+ * every non-blank line is a document. SSE: lines go through eventsource-parser; each message's `data`
+ * is a document, except empty data and `[DONE]`; `event`, `id`, `retry` and comments are ignored.
+ */
+export function createFraming(options: FramingOptions): Framing {
+  const { maxLineBytes, onDocument, onTooLong } = options;
+  let format: WireFormat | undefined = options.format === 'auto' ? undefined : options.format;
+  let decoder: TextDecoder | undefined;
+  let started = false;
+  let undecided = '';
+  let undecidedSpace = 0;
+  let head = '';
+
+  // SSE state: messages are numbered from 1; one that grows over the cap is dropped whole.
+  let sse: EventSourceParser | undefined;
+  let messageNumber = 0;
+  let messageUnits = 0;
+  let droppingMessage = false;
+  let garbageLines = 0;
+
+  function sseParser(): EventSourceParser {
+    sse ??= createParser({
+      onEvent(message) {
+        messageNumber++;
+        messageUnits = 0;
+        if (message.data === '' || message.data === '[DONE]') return;
+        onDocument(message.data, messageNumber);
+      },
+    });
+    return sse;
+  }
+
+  function dropMessage(head: string): void {
+    droppingMessage = true;
+    messageUnits = 0;
+    sseParser().reset();
+    onTooLong(
+      new WireDecodeError(
+        'line-too-long',
+        `SSE message longer than maxLineBytes (${maxLineBytes} bytes)`,
+        head,
+        messageNumber + 1,
+      ),
+    );
+  }
+
+  const splitter = createLineSplitter({
+    maxLineBytes,
+    onLine(line, lineNumber) {
+      if (format === 'ndjson') {
+        // blank (whitespace-only) lines are skipped; the first character usually settles it
+        if (line === '' || (isSpace(line.charCodeAt(0)) && line.trim() === '')) return;
+        onDocument(line, lineNumber);
+        return;
+      }
+      if (droppingMessage) {
+        if (line === '') {
+          droppingMessage = false;
+          messageNumber++;
+        }
+        return;
+      }
+      if (line !== '') {
+        if (!isSseLine(line)) garbageLines++;
+        messageUnits += line.length;
+        if (messageUnits > maxLineBytes) {
+          dropMessage(line);
+          return;
+        }
+      }
+      sseParser().feed(line + '\n');
+    },
+    onTooLong(lineNumber, lineHead) {
+      if (format === 'ndjson') {
+        onTooLong(
+          new WireDecodeError('line-too-long', `Line longer than maxLineBytes (${maxLineBytes} bytes)`, lineHead, lineNumber),
+        );
+      } else if (!droppingMessage) {
+        dropMessage(lineHead);
+      }
+    },
+  });
+
+  function pushText(text: string): void {
+    if (!started) {
+      if (text === '') return;
+      started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    if (head.length < HEAD_CHARS) {
+      const from = head === '' ? skipSpace(text) : 0;
+      if (from < text.length) head += text.slice(from, from + HEAD_CHARS - head.length);
+    }
+    if (format === undefined) {
+      undecided += text;
+      undecidedSpace = skipSpace(undecided, undecidedSpace);
+      format = sniffFormat(undecided.slice(undecidedSpace, undecidedSpace + 8));
+      if (format === undefined) return;
+      text = undecided;
+      undecided = '';
+    }
+    splitter.push(text);
+  }
+
+  return {
+    push(chunk) {
+      if (typeof chunk === 'string') pushText(chunk);
+      else {
+        decoder ??= new TextDecoder();
+        pushText(decoder.decode(chunk, { stream: true }));
+      }
+    },
+    end() {
+      if (decoder) pushText(decoder.decode());
+      if (format === undefined) {
+        format = 'ndjson';
+        const text = undecided;
+        undecided = '';
+        splitter.push(text);
+      }
+      splitter.end();
+      if (format === 'sse' && !droppingMessage) sseParser().feed('\n');
+    },
+    get format() {
+      return format;
+    },
+    get head() {
+      return head;
+    },
+    get garbageLines() {
+      return garbageLines;
+    },
+  };
+}
+
+function isSseLine(line: string): boolean {
+  if (line.charCodeAt(0) === 0x3a || line.startsWith('data:')) return true;
+  const colon = line.indexOf(':');
+  return SSE_FIELDS.includes(colon === -1 ? line : line.slice(0, colon));
+}
+
+function skipSpace(text: string, from = 0): number {
+  let i = from;
+  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+  return i;
+}
