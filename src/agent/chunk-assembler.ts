@@ -243,7 +243,8 @@ export interface CompletionDecoder {
   /**
    * Feeds bytes or text, split anywhere (inside UTF-8 sequences, CRLF pairs or JSON strings), and returns
    * the deltas completed by this piece. Throws a `PagentError` with code `"provider"` for an `event: error`
-   * message, an error object or a data payload that is not JSON.
+   * message, an error object or a data payload that is not JSON (deltas that came before it in the same
+   * piece are returned first; the next `feed` or `end` throws).
    */
   feed(chunk: Uint8Array | string): AssemblerDelta[];
   /**
@@ -313,8 +314,9 @@ export function createCompletionDecoder(): CompletionDecoder {
 
   const parser: EventSourceParser = createParser({ onEvent: (m) => onData(m.event, m.data) });
 
+  // Deltas that came before a failure are delivered first; the failure is thrown by the next call.
   const drain = (): AssemblerDelta[] => {
-    if (failure) throw failure;
+    if (failure && pending.length === 0) throw failure;
     const out = pending;
     pending = [];
     return out;

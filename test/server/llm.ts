@@ -1,7 +1,204 @@
-import type { RouteHandler } from './index.js';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CORS_HEADERS, readBody, sleep, type RouteHandler } from './index.js';
+import { QUIRK_STREAMS } from './llm-quirks.js';
 
-/** Scripted OpenAI-compatible model routes under /llm/* (e.g. /llm/<script>/v1/chat/completions). */
-export const llmRoutes: RouteHandler = (_req, _res, url) => {
-  if (!url.pathname.startsWith('/llm/')) return false;
+/**
+ * Scripted OpenAI-compatible model routes under /llm/*, each ending in `/v1/chat/completions` so an LLM's
+ * baseURL is the part before `/chat/completions`:
+ *   /llm/real/<name>/v1                 test/fixtures/providers-real/<name>.sse, byte-exact
+ *   /llm/quirk/<name>/v1                a synthetic quirk stream from ./llm-quirks.ts
+ *   /llm/script/<key>/<steps>/v1        attempt n (counted per key) plays steps[n] (the last one repeats);
+ *                                       steps are comma-separated (see `playStep`)
+ *   GET /llm/attempts/<key>             {count, requests: [{headers, body}]} seen under that key
+ */
+
+interface Attempts {
+  count: number;
+  requests: Array<{ headers: Record<string, string | string[] | undefined>; body: unknown }>;
+}
+const attempts = new Map<string, Attempts>();
+
+// A function, not a constant: index.ts imports this module before CORS_HEADERS is initialised (import cycle).
+const sseHeaders = (): Record<string, string> => ({ ...CORS_HEADERS, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+const fixture = (name: string): Buffer =>
+  readFileSync(new URL(`../fixtures/providers-real/${name.replace(/[^\w.-]/g, '')}.sse`, import.meta.url));
+
+const textChunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): string =>
+  `data: ${JSON.stringify({ id: 'chatcmpl-s', object: 'chat.completion.chunk', created: 0, model: 'scripted', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+
+/** The `ok` answer: "Hello world" in two deltas, usage, [DONE]. */
+const OK_STREAM =
+  textChunk({ role: 'assistant', content: 'Hello' }) +
+  textChunk({ content: ' world' }) +
+  textChunk({}, 'stop') +
+  `data: ${JSON.stringify({ id: 'chatcmpl-s', object: 'chat.completion.chunk', created: 0, model: 'scripted', choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } })}\n\n` +
+  'data: [DONE]\n\n';
+
+const jsonError = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+  res.writeHead(status, { ...CORS_HEADERS, 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
+};
+
+const waitForClose = (req: IncomingMessage, res: ServerResponse): Promise<void> =>
+  new Promise((resolve) => {
+    res.on('close', () => resolve());
+    req.on('close', () => resolve());
+  });
+
+/**
+ * Plays one scripted step:
+ *   ok                 200 "Hello world" stream
+ *   s<status>          that status with {"error":{"message":"scripted <status>"}}
+ *   s<status>-ra<n>    ... with Retry-After: n (seconds); -radate<n>: an HTTP date n seconds ahead; -rams<n>: retry-after-ms
+ *   reset              the socket is destroyed before any response
+ *   cut                200 headers and the first body byte, then the socket is destroyed
+ *   end                200, one content chunk, then a clean end (no finish_reason, no [DONE])
+ *   hang               no response at all until the client goes away
+ *   stall              200, one content chunk, then silence until the client goes away
+ *   slow               the ok stream, each message 30 ms apart
+ *   echo401            401 whose error message echoes the Authorization header
+ *   echoerr            200 stream with an error chunk echoing the Authorization header
+ *   nocors             the ok stream without any CORS header
+ *   json               a non-streamed chat.completion JSON object
+ *   html502            502 with an HTML page
+ *   mistral422         Mistral's 422 body for stream_options
+ */
+async function playStep(step: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const status = /^s(\d{3})(?:-(ra|radate|rams)(\d+))?$/.exec(step);
+  if (status) {
+    const code = Number(status[1]);
+    const headers: Record<string, string> = {};
+    if (status[2] === 'ra') headers['Retry-After'] = status[3]!;
+    if (status[2] === 'rams') headers['retry-after-ms'] = status[3]!;
+    if (status[2] === 'radate') headers['Retry-After'] = new Date(Date.now() + Number(status[3]) * 1000).toUTCString();
+    jsonError(res, code, { error: { message: `scripted ${code}`, type: 'scripted' } }, headers);
+    return;
+  }
+  const auth = String(req.headers['authorization'] ?? '');
+  switch (step) {
+    case 'ok':
+      res.writeHead(200, sseHeaders()).end(OK_STREAM);
+      return;
+    case 'reset':
+      req.socket.destroy();
+      return;
+    case 'cut':
+      res.writeHead(200, sseHeaders());
+      res.write('d');
+      await sleep(20);
+      req.socket.destroy();
+      return;
+    case 'end':
+      res.writeHead(200, sseHeaders()).end(textChunk({ role: 'assistant', content: 'Hel' }));
+      return;
+    case 'hang':
+      await waitForClose(req, res);
+      return;
+    case 'stall':
+      res.writeHead(200, sseHeaders());
+      res.write(textChunk({ role: 'assistant', content: 'Hel' }));
+      await waitForClose(req, res);
+      return;
+    case 'slow': {
+      res.writeHead(200, sseHeaders());
+      for (const message of OK_STREAM.split(/(?<=\n\n)/)) {
+        if (res.destroyed) return;
+        res.write(message);
+        await sleep(30);
+      }
+      res.end();
+      return;
+    }
+    case 'echo401':
+      jsonError(res, 401, { error: { message: `Incorrect API key provided: ${auth}`, type: 'invalid_request_error' } });
+      return;
+    case 'echoerr':
+      res.writeHead(200, sseHeaders()).end(
+        textChunk({ role: 'assistant', content: 'Hi' }) + `data: ${JSON.stringify({ error: { message: `upstream rejected ${auth}` } })}\n\n` + 'data: [DONE]\n\n',
+      );
+      return;
+    case 'nocors':
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' }).end(OK_STREAM);
+      return;
+    case 'json':
+      jsonError(res, 200, {
+        id: 'chatcmpl-j',
+        object: 'chat.completion',
+        model: 'scripted',
+        choices: [{ index: 0, message: { role: 'assistant', content: 'Not streamed' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
+      });
+      return;
+    case 'html502':
+      res.writeHead(502, { ...CORS_HEADERS, 'Content-Type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      return;
+    case 'mistral422':
+      jsonError(res, 422, {
+        object: 'error',
+        message: { detail: [{ type: 'extra_forbidden', loc: ['body', 'stream_options', 'include_usage'], msg: 'Extra inputs are not permitted', input: true }] },
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      });
+      return;
+    default:
+      jsonError(res, 400, { error: { message: `unknown scripted step ${step}` } });
+  }
+}
+
+/** Scripted OpenAI-compatible model routes under /llm/* (see the module comment). */
+export const llmRoutes: RouteHandler = async (req, res, url) => {
+  const path = url.pathname;
+  if (!path.startsWith('/llm/')) return false;
+
+  const attemptsMatch = /^\/llm\/attempts\/([\w-]+)$/.exec(path);
+  if (attemptsMatch && req.method === 'GET') {
+    jsonError(res, 200, attempts.get(attemptsMatch[1]!) ?? { count: 0, requests: [] });
+    return true;
+  }
+
+  const real = /^\/llm\/real\/([\w.-]+)\/v1\/chat\/completions$/.exec(path);
+  if (real) {
+    await readBody(req);
+    let body: Buffer;
+    try {
+      body = fixture(real[1]!);
+    } catch {
+      jsonError(res, 404, { error: { message: `no recording ${real[1]}` } });
+      return true;
+    }
+    res.writeHead(200, sseHeaders()).end(body);
+    return true;
+  }
+
+  const quirk = /^\/llm\/quirk\/([\w.-]+)\/v1\/chat\/completions$/.exec(path);
+  if (quirk) {
+    await readBody(req);
+    const stream = QUIRK_STREAMS[quirk[1]!];
+    if (!stream) jsonError(res, 404, { error: { message: `no quirk stream ${quirk[1]}` } });
+    else res.writeHead(200, sseHeaders()).end(stream.sse);
+    return true;
+  }
+
+  const script = /^\/llm\/script\/([\w-]+)\/([\w,-]+)\/v1\/chat\/completions$/.exec(path);
+  if (script) {
+    const key = script[1]!;
+    const steps = script[2]!.split(',');
+    const text = await readBody(req);
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // kept as text
+    }
+    const record = attempts.get(key) ?? { count: 0, requests: [] };
+    attempts.set(key, record);
+    const step = steps[Math.min(record.count, steps.length - 1)]!;
+    record.count++;
+    record.requests.push({ headers: { ...req.headers }, body });
+    await playStep(step, req, res);
+    return true;
+  }
+
   return false;
 };
