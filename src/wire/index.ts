@@ -10,3 +10,5 @@ export { createWireDecoder, type WireDecoder, type WireDecoderOptions } from './
 export { decodeWireStream, type DecodeStreamOptions } from './decode-stream.js';
 export type { WireFormat } from './framing.js';
 export type { DialectName } from './dialects/index.js';
+export { WireClient, type WireClientOptions, type WireStreamOptions, type WireClientEvent } from './client.js';
+export { decodeWebSocket, type DecodeWebSocketOptions } from './websocket.js';

@@ -1,0 +1,228 @@
+/**
+ * `WireClient`: fetches a server's agent stream (NDJSON or SSE, pagent or Victor) and yields typed events,
+ * with runs that always end (design §1) whatever the server or the network does.
+ */
+import { decodeWireStream, type DecodeStreamOptions } from './decode-stream.js';
+import type { DialectName } from './dialects/index.js';
+import type { RunEnd, UnknownEvent, WireEvent } from './events.js';
+import type { WireFormat } from './framing.js';
+import { httpErrorMessage, readErrorBody } from './http-error.js';
+
+/** Options of {@link WireClient}. */
+export interface WireClientOptions {
+  /**
+   * The HTTP method.
+   * @defaultValue `'POST'` when `stream()` gets a body, else `'GET'`
+   */
+  method?: string | undefined;
+  /** Headers sent with every request (per-call headers of `stream()` override them). */
+  headers?: HeadersInit | undefined;
+  /**
+   * The `fetch` to use (a wrapper that adds auth, a test double, …).
+   * @defaultValue `globalThis.fetch`
+   */
+  fetch?: typeof globalThis.fetch | undefined;
+  /**
+   * How the body is framed. `'auto'` reads the response's `Content-Type` (`text/event-stream` → SSE;
+   * NDJSON, JSON Lines or JSON text sequences → NDJSON) and sniffs the first bytes otherwise.
+   * @defaultValue 'auto'
+   */
+  format?: WireFormat | 'auto' | undefined;
+  /**
+   * The wire dialect; `'auto'` detects it from the first document.
+   * @defaultValue 'auto'
+   */
+  dialect?: DialectName | 'auto' | undefined;
+  /**
+   * A stall: no bytes for this long while a run is open ends the run with `RunError{code: "timeout"}` +
+   * `RunEnd{stop_reason: "error"}` and aborts the request. Never armed before the response or between
+   * runs. `0` turns it off.
+   * @defaultValue 0
+   */
+  idleTimeoutMs?: number | undefined;
+  /**
+   * Longest line (NDJSON) or SSE message kept, in UTF-8 bytes; longer ones go to `onDecodeError`.
+   * @defaultValue 16 MiB
+   */
+  maxLineBytes?: number | undefined;
+  /** Called with each raw document (an NDJSON line, an SSE message's data), e.g. for a wire log. */
+  onLine?: DecodeStreamOptions['onLine'];
+  /** Called for each document that could not be decoded; the stream goes on. */
+  onDecodeError?: DecodeStreamOptions['onDecodeError'];
+  /**
+   * Also yield events of unknown methods, as `{method, params, unknown: true}`.
+   * @defaultValue false
+   */
+  includeUnknown?: boolean | undefined;
+}
+
+/** Per-call options of {@link WireClient.stream}. */
+export interface WireStreamOptions {
+  /** Aborting cancels the request; an open run ends with `RunEnd{stop_reason: "cancelled"}`. */
+  signal?: AbortSignal | undefined;
+  /** Headers for this request only, over the client's. */
+  headers?: HeadersInit | undefined;
+}
+
+/** The events a client yields: known events, plus unknown ones when `includeUnknown` is `true`. */
+export type WireClientEvent<IncludeUnknown extends boolean> = IncludeUnknown extends true
+  ? WireEvent | UnknownEvent
+  : WireEvent;
+
+const NDJSON_TYPES = /^(application|text)\/(x-)?(ndjson|jsonl|jsonlines|json-lines|json-seq)$/;
+
+/**
+ * The framing a `Content-Type` announces: `text/event-stream` → `'sse'`; `application/x-ndjson`,
+ * `application/jsonl`, `application/json-seq` and their kin → `'ndjson'`; anything else (absent,
+ * `text/plain`, `application/json`, `text/html`, …) → `'auto'` (sniffed from the first bytes).
+ */
+export function formatFromContentType(contentType: string | null): WireFormat | 'auto' {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (type === 'text/event-stream') return 'sse';
+  if (NDJSON_TYPES.test(type)) return 'ndjson';
+  return 'auto';
+}
+
+/**
+ * A client for a server's agent event stream: each {@link WireClient.stream} call makes one request and
+ * yields its events as they arrive.
+ *
+ * Every failure still ends in well-formed runs (design §1), so consumers only handle events:
+ * - a non-2xx response → `RunBegin{user_input: ""}`, `RunError{code: "http", status, message}` with the
+ *   server's own error text (plain text, `{"detail"}`, FastAPI 422 lists, `{"error": {"message"}}`, …),
+ *   `RunEnd{stop_reason: "error"}`;
+ * - `fetch` rejecting (server down, CORS refused, DNS) → `RunBegin`, `RunError{code: "network"}` naming
+ *   the URL, `RunEnd{stop_reason: "error"}`;
+ * - the body failing, ending or stalling mid-run → `RunError{code: "network" | "truncated" | "timeout"}`
+ *   + `RunEnd{stop_reason: "error"}`; a body with no decodable event at all (an HTML page served with
+ *   200) → one run with `RunError{code: "decode"}`;
+ * - aborting `signal` or breaking out of `for await` cancels the request (the server sees the connection
+ *   close); an open run ends with `RunEnd{stop_reason: "cancelled"}`. An abort before the response yields
+ *   nothing.
+ *
+ * @example
+ * const client = new WireClient('/api/chat');
+ * for await (const event of client.stream({ message: 'Hi' })) {
+ *   if (event.method === 'TextDelta') output.append(event.params.text);
+ * }
+ */
+export class WireClient<IncludeUnknown extends boolean = false> {
+  /** The URL every request goes to. */
+  readonly url: string;
+  /**
+   * The `X-Session-Id` of the last response that carried one (servers that keep the conversation,
+   * such as Victor's `POST /chat/stream`); `undefined` until then.
+   */
+  sessionId: string | undefined = undefined;
+  private readonly options: WireClientOptions;
+
+  constructor(url: string | URL, options?: WireClientOptions & { includeUnknown?: IncludeUnknown }) {
+    this.url = String(url);
+    this.options = { ...options };
+  }
+
+  /**
+   * Makes one request and yields its events. With a `body` the request is a POST (unless `method` says
+   * otherwise) with the body as JSON; without one it is a GET. Never throws: every failure arrives as
+   * events (see the class documentation).
+   */
+  stream(body?: unknown, options: WireStreamOptions = {}): AsyncIterable<WireClientEvent<IncludeUnknown>> {
+    return { [Symbol.asyncIterator]: () => this.run(body, options) };
+  }
+
+  private async *run(body: unknown, call: WireStreamOptions): AsyncGenerator<WireClientEvent<IncludeUnknown>, void, undefined> {
+    const options = this.options;
+    const method = (options.method ?? (body === undefined ? 'GET' : 'POST')).toUpperCase();
+    const headers = new Headers(options.headers);
+    for (const [name, value] of new Headers(call.headers)) headers.set(name, value);
+    if (!headers.has('Accept')) headers.set('Accept', 'text/event-stream, application/x-ndjson');
+    const init: RequestInit = { method, headers };
+    if (body !== undefined) {
+      if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
+      init.body = JSON.stringify(body);
+    }
+
+    // Our own controller, so that breaking out of the loop can cancel the request too.
+    const request = new AbortController();
+    const outer = call.signal;
+    const abortRequest = (): void => request.abort(outer?.reason);
+    if (outer?.aborted) return;
+    outer?.addEventListener('abort', abortRequest, { once: true });
+    init.signal = request.signal;
+
+    try {
+      let response: Response;
+      try {
+        const fetchFn = options.fetch ?? globalThis.fetch;
+        response = await fetchFn.call(globalThis, this.url, init);
+      } catch (err) {
+        if (request.signal.aborted) return;
+        yield* failedRun<IncludeUnknown>({ code: 'network', message: networkMessage(method, this.url, err) });
+        return;
+      }
+      const sessionId = response.headers.get('X-Session-Id');
+      if (sessionId !== null && sessionId !== '') this.sessionId = sessionId;
+
+      if (!response.ok) {
+        const text = await readErrorBody(response);
+        if (request.signal.aborted) return;
+        const message = httpErrorMessage(response.status, response.statusText, text, response.headers.get('Content-Type'));
+        yield* failedRun<IncludeUnknown>({ code: 'http', status: response.status, message });
+        return;
+      }
+
+      // From here on the decoder owns cancellation: it ends an open run as cancelled on abort.
+      outer?.removeEventListener('abort', abortRequest);
+      const format =
+        options.format === undefined || options.format === 'auto'
+          ? formatFromContentType(response.headers.get('Content-Type'))
+          : options.format;
+      const decoderOptions: DecodeStreamOptions = {
+        format,
+        dialect: options.dialect,
+        maxLineBytes: options.maxLineBytes,
+        onLine: options.onLine,
+        onDecodeError: options.onDecodeError,
+        includeUnknown: options.includeUnknown,
+        idleTimeoutMs: options.idleTimeoutMs,
+        signal: outer,
+      };
+      const events = decodeWireStream(response.body ?? emptyBody(), decoderOptions);
+      yield* events as AsyncIterable<WireClientEvent<IncludeUnknown>>;
+    } finally {
+      outer?.removeEventListener('abort', abortRequest);
+      // Ends the request when the consumer broke out early or the decoder gave up (stall, bad body).
+      request.abort();
+    }
+  }
+}
+
+/** The three events of a run that failed before any event of its own arrived. */
+function* failedRun<IncludeUnknown extends boolean>(error: {
+  code: 'http' | 'network';
+  message: string;
+  status?: number;
+}): Generator<WireClientEvent<IncludeUnknown>> {
+  const end: RunEnd = {
+    method: 'RunEnd',
+    params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' },
+  };
+  const events: WireEvent[] = [
+    { method: 'RunBegin', params: { user_input: '' } },
+    { method: 'RunError', params: error },
+    end,
+  ];
+  yield* events as Array<WireClientEvent<IncludeUnknown>>;
+}
+
+function networkMessage(method: string, url: string, err: unknown): string {
+  const reason = err instanceof Error ? err.message : String(err);
+  return (
+    `Network error: ${method} ${url} failed (${reason}). ` +
+    'Check that the server is running and reachable, and that it allows requests from this page (CORS).'
+  );
+}
+
+function emptyBody(): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+}
