@@ -1,0 +1,314 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { expect as chaiExpect } from '@open-wc/testing';
+import { createMarkdownStream, renderMarkdown, type MarkdownOptions } from '../../../src/chat/markdown.js';
+
+const LINK = 'rel="noopener noreferrer" target="_blank" referrerpolicy="no-referrer"';
+const COPY = '<button type="button" part="copy-button" aria-label="Copy code">Copy code</button>';
+
+function whole(text: string, options?: MarkdownOptions): HTMLElement {
+  const el = document.createElement('div');
+  renderMarkdown(el, text, options);
+  el.normalize();
+  return el;
+}
+
+function streamed(chunks: Iterable<string>, options?: MarkdownOptions): HTMLElement {
+  const el = document.createElement('div');
+  const md = createMarkdownStream(el, options);
+  for (const chunk of chunks) md.append(chunk);
+  md.end();
+  el.normalize();
+  return el;
+}
+
+/** Deterministic pseudo-random splits (mulberry32). */
+function randomSplits(text: string, seed: number, maxLen = 7): string[] {
+  let s = seed >>> 0;
+  const rand = (): number => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out: string[] = [];
+  for (let i = 0; i < text.length; ) {
+    const n = 1 + Math.floor(rand() * maxLen);
+    out.push(text.slice(i, i + n));
+    i += n;
+  }
+  return out;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('renderMarkdown', () => {
+  it('renders headings, paragraphs, emphasis, strong, strikethrough and inline code', () => {
+    expect(whole('# Title\n\nSome *em* and **strong** and `a < b` ~~gone~~.\n\n### Small').innerHTML).toBe(
+      '<h1>Title</h1><p>Some <em>em</em> and <strong>strong</strong> and <code>a &lt; b</code> <s>gone</s>.</p><h3>Small</h3>',
+    );
+  });
+
+  it('renders nested lists and keeps the start number of an ordered list', () => {
+    expect(whole('- a\n  - b\n    - c\n- d\n\n3. three\n4. four\n').innerHTML).toBe(
+      '<ul><li>a<ul><li>b<ul><li>c</li></ul></li></ul></li><li>d</li></ul><ol start="3"><li>three</li><li>four</li></ol>',
+    );
+  });
+
+  it('renders a table with a header row and body rows', () => {
+    const el = whole('| a | b |\n|---|:-:|\n| 1 | 2 |\n| 3 | 4 |\n\nafter');
+    expect([...el.querySelectorAll('thead th')].map((c) => c.textContent!.trim())).toEqual(['a', 'b']);
+    expect([...el.querySelectorAll('tbody tr')].map((r) => [...r.children].map((c) => c.textContent!.trim()))).toEqual([
+      ['1', '2'],
+      ['3', '4'],
+    ]);
+    expect(el.querySelector('table + p')?.textContent).toBe('after');
+  });
+
+  it('renders a fenced code block as text with its language and a copy button', () => {
+    expect(whole('```js\nif (a < b) alert("<b>");\n```\n').innerHTML).toBe(
+      `<div part="code-block">${COPY}<pre><code data-lang="js">if (a &lt; b) alert("&lt;b&gt;");</code></pre></div>`,
+    );
+  });
+
+  it('renders an indented code block', () => {
+    expect(whole('    indented code\n\npara').innerHTML).toBe(
+      `<div part="code-block">${COPY}<pre><code>indented code</code></pre></div><p>para</p>`,
+    );
+  });
+
+  it('copies the code text through the clipboard when the copy button is clicked', async () => {
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText').mockResolvedValue(undefined);
+    const el = whole('```py\nprint("hi")\nx = 1\n```\n', { copyLabel: '复制代码' });
+    document.body.append(el);
+    const button = el.querySelector('button')!;
+    expect(button.getAttribute('aria-label')).toBe('复制代码');
+    button.click();
+    expect(writeText).toHaveBeenCalledWith('print("hi")\nx = 1');
+    await vi.waitFor(() => expect(button.hasAttribute('data-copied')).toBe(true));
+    el.remove();
+  });
+
+  it('renders blockquotes, line breaks and horizontal rules', () => {
+    expect(whole('> quote\n> more\n\n---\n\ntext').innerHTML).toBe(
+      '<blockquote><p>quote<br>more</p></blockquote><hr><p>text</p>',
+    );
+  });
+
+  it('renders task list items as checked and unchecked marks', () => {
+    expect(whole('- [ ] todo\n- [x] done\n').innerHTML).toBe(
+      '<ul><li><span aria-hidden="true">☐ </span> todo</li><li><span aria-hidden="true">☑ </span> done</li></ul>',
+    );
+  });
+
+  it('makes allowed links open in a new tab without opener or referrer', () => {
+    expect(whole('see [site](https://example.com/a?b=1 "title") or [mail](mailto:x@example.com) or [rel](/docs)').innerHTML).toBe(
+      `<p>see <a href="https://example.com/a?b=1" ${LINK}>site</a> or <a href="mailto:x@example.com" ${LINK}>mail</a> or <a href="/docs" ${LINK}>rel</a></p>`,
+    );
+  });
+
+  it('links bare http(s) URLs without their trailing punctuation', () => {
+    expect(whole('go to https://x.example/a. now').innerHTML).toBe(
+      `<p>go to <a href="https://x.example/a" ${LINK}>https://x.example/a.</a> now</p>`,
+    );
+  });
+
+  it('shows a link with a refused scheme as plain text', () => {
+    const el = whole('a [bad](javascript:void0) b');
+    expect(el.innerHTML).toBe('<p>a <span>bad</span> b</p>');
+    expect(el.querySelector('a')).toBeNull();
+  });
+
+  it('keeps the brackets of a reference like [1] that has no destination', () => {
+    expect(whole('see [1] and [2].').innerHTML).toBe('<p>see <span>[1]</span> and <span>[2]</span>.</p>');
+  });
+
+  it('shows a destination cut by a line break as text and keeps the text after it', () => {
+    expect(whole('x [docs](http://a.example/c more\n\nnext para').innerHTML).toBe(
+      '<p>x <span>[docs](http://a.example/c more</span></p><p>next para</p>',
+    );
+    expect(whole('end [docs](http://a.example/c').innerHTML).toBe('<p>end <span>[docs](http://a.example/c</span></p>');
+  });
+
+  it('shows the alt text of an image instead of loading it by default', () => {
+    const el = whole('![a cat](https://img.example/cat.png) ![](https://img.example/dog.png)');
+    expect(el.innerHTML).toBe('<p><span>a cat</span> <span>https://img.example/dog.png</span></p>');
+  });
+
+  it('loads an image only when allowImage accepts its resolved URL', () => {
+    const seen: string[] = [];
+    const allowImage = (url: URL): boolean => {
+      seen.push(url.href);
+      return url.hostname === 'img.example';
+    };
+    const el = whole('![cat](https://img.example/cat.png) ![dog](https://other.example/dog.png) ![rel](/pic.png)', {
+      allowImage,
+    });
+    expect(seen).toEqual([
+      'https://img.example/cat.png',
+      'https://other.example/dog.png',
+      new URL('/pic.png', document.baseURI).href,
+    ]);
+    const imgs = el.querySelectorAll('img');
+    expect(imgs).toHaveLength(1);
+    expect(imgs[0]!.getAttribute('src')).toBe('https://img.example/cat.png');
+    expect(imgs[0]!.alt).toBe('cat');
+    expect(imgs[0]!.getAttribute('referrerpolicy')).toBe('no-referrer');
+    expect(el.textContent).toContain('dog');
+  });
+
+  it('never asks allowImage about a refused scheme', () => {
+    const allowImage = vi.fn(() => true);
+    const el = whole('![x](javascript:alert(1)) ![y](data:image/png;base64,AAAA)', { allowImage });
+    expect(allowImage).not.toHaveBeenCalled();
+    expect(el.querySelector('img')).toBeNull();
+  });
+
+  it('shows raw HTML as text', () => {
+    const el = whole('<b>raw</b> <script>alert(1)</script>');
+    expect(el.innerHTML).toBe('<p>&lt;b&gt;raw&lt;/b&gt; &lt;script&gt;alert(1)&lt;/script&gt;</p>');
+    expect(el.querySelector('b, script')).toBeNull();
+  });
+
+  it('replaces what the target held before', () => {
+    const el = document.createElement('div');
+    el.textContent = 'old';
+    renderMarkdown(el, 'new');
+    expect(el.innerHTML).toBe('<p>new</p>');
+  });
+
+  it('passes an axe accessibility check for a rendered answer', async () => {
+    const el = whole('# T\n\nText [link](https://example.com).\n\n- a\n- b\n\n| h |\n|---|\n| c |\n\n```\ncode\n```\n');
+    document.body.append(el);
+    await chaiExpect(el).to.be.accessible();
+    el.remove();
+  });
+});
+
+const DOCUMENTS = [
+  '# Title\n\nSome *em* and **strong** and `code` ~~gone~~.\n',
+  '- a\n  - b\n    - c\n- d\n\n3. three\n4. four\n',
+  '| a | b |\n|---|:-:|\n| 1 | 2 |\n| 3 | 4 |\n\nafter',
+  'Intro:\n\n```ts\nconst a = [1, 2];\nif (a.length > 1) {\n  console.log(a);\n}\n```\n\nDone.',
+  '> quote\n> more\n\n---\n\ntext with [a link](https://example.com/x) and https://auto.example/y here',
+  'see [1], [bad](javascript:alert(1)) and ![img](https://img.example/p.png) then [cut](http://x.example\nafter',
+  '- [ ] todo\n- [x] done\n\n    indented\n\nend',
+];
+
+describe('createMarkdownStream', () => {
+  it.each(DOCUMENTS.map((d, i) => [i, d] as const))('renders document %i the same in any split as in one piece', (_, doc) => {
+    const expected = whole(doc).innerHTML;
+    expect(streamed([...doc]).innerHTML).toBe(expected);
+    for (const seed of [1, 2, 3, 42]) expect(streamed(randomSplits(doc, seed)).innerHTML).toBe(expected);
+  });
+
+  it('empties its target when created', () => {
+    const el = document.createElement('div');
+    el.textContent = 'old';
+    createMarkdownStream(el);
+    expect(el.childNodes).toHaveLength(0);
+  });
+
+  it('shows text as it arrives, holding back only a one-character lookahead', () => {
+    const el = document.createElement('div');
+    const md = createMarkdownStream(el);
+    md.append('Hello **wor');
+    expect(el.textContent).toBe('Hello wo');
+    expect(el.querySelector('p > strong')?.textContent).toBe('wo');
+    md.append('ld** and');
+    expect(el.textContent).toBe('Hello world an');
+    md.end();
+    expect(el.textContent).toBe('Hello world and');
+  });
+
+  it('ignores text appended after end and tolerates a second end', () => {
+    const el = document.createElement('div');
+    const md = createMarkdownStream(el);
+    md.append('one');
+    md.end();
+    md.end();
+    md.append(' two');
+    expect(el.textContent).toBe('one');
+  });
+
+  it('drops carriage returns so CRLF text renders like LF text', () => {
+    expect(streamed(['a\r', '\nb\r\n\r', '\nc']).innerHTML).toBe(whole('a\nb\n\nc').innerHTML);
+  });
+});
+
+type Work = { charsParsed: number; nodesCreated: number; nodesTouched: number; mutations: number };
+
+/** Appends every delta and records the work each one did: stream stats and observed DOM mutations. */
+function measure(deltas: (i: number) => string, count: number): Work[] {
+  const el = document.createElement('div');
+  document.body.append(el);
+  const md = createMarkdownStream(el);
+  const observer = new MutationObserver(() => {});
+  observer.observe(el, { subtree: true, childList: true, attributes: true, characterData: true });
+  const work: Work[] = [];
+  for (let i = 1; i <= count; i++) {
+    const before = { ...md.stats };
+    md.append(deltas(i));
+    let mutations = 0;
+    for (const r of observer.takeRecords()) mutations += r.type === 'childList' ? r.addedNodes.length + r.removedNodes.length : 1;
+    work.push({
+      charsParsed: md.stats.charsParsed - before.charsParsed,
+      nodesCreated: md.stats.nodesCreated - before.nodesCreated,
+      nodesTouched: md.stats.nodesTouched - before.nodesTouched,
+      mutations,
+    });
+  }
+  observer.disconnect();
+  md.end();
+  el.remove();
+  return work;
+}
+
+const sum = (ws: Work[]): Work =>
+  ws.reduce(
+    (a, w) => ({
+      charsParsed: a.charsParsed + w.charsParsed,
+      nodesCreated: a.nodesCreated + w.nodesCreated,
+      nodesTouched: a.nodesTouched + w.nodesTouched,
+      mutations: a.mutations + w.mutations,
+    }),
+    { charsParsed: 0, nodesCreated: 0, nodesTouched: 0, mutations: 0 },
+  );
+
+// One cycle of mixed markdown, cut into 50 deltas of 4 characters: delta 100 and delta 10,000 sit at
+// the same place in the cycle, so a renderer whose cost per delta is constant does equal work there.
+const CYCLE = (() => {
+  const base =
+    'Para with *em*, **strong**, `code` and [a link](https://example.com/x).\n\n- one\n- two\n  - nested\n\n' +
+    '```\ncode line\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> quoted\n\n';
+  return base.padEnd(200 - 2, 'z') + '\n\n';
+})();
+
+describe('work per delta', () => {
+  it.each([
+    ['mixed markdown', (i: number) => CYCLE.slice(((i - 1) % 50) * 4, ((i - 1) % 50) * 4 + 4)],
+    ['one long paragraph', (i: number) => (i === 1 ? 'Start ' : `word${i % 10} `)],
+    ['one long code block', (i: number) => (i === 1 ? '```\n' : `line ${i % 10}\n`)],
+    ['one long list', (i: number) => (i % 2 === 1 ? '- item ' : `${i % 10}\n`)],
+  ])('is no larger at the 10,000th delta than at the 100th (%s)', (_, deltas) => {
+    expect(CYCLE).toHaveLength(200);
+    const work = measure(deltas, 10_000);
+    const at100 = work[99]!;
+    const at10k = work[9_999]!;
+    expect(at100.charsParsed).toBeGreaterThan(0);
+    expect(at100.nodesCreated + at100.mutations).toBeGreaterThan(0);
+    expect(at10k.charsParsed).toBeLessThanOrEqual(at100.charsParsed);
+    expect(at10k.nodesCreated).toBeLessThanOrEqual(at100.nodesCreated);
+    expect(at10k.nodesTouched).toBeLessThanOrEqual(at100.nodesTouched);
+    expect(at10k.mutations).toBeLessThanOrEqual(at100.mutations);
+    // and over a whole cycle of 50 deltas ending there
+    const early = sum(work.slice(50, 100));
+    const late = sum(work.slice(9_950, 10_000));
+    expect(late.charsParsed).toBeLessThanOrEqual(early.charsParsed);
+    expect(late.nodesCreated).toBeLessThanOrEqual(early.nodesCreated);
+    expect(late.nodesTouched).toBeLessThanOrEqual(early.nodesTouched);
+    expect(late.mutations).toBeLessThanOrEqual(early.mutations);
+  });
+});
