@@ -1,11 +1,451 @@
-import { LitElement, html } from 'lit';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { guard } from 'lit/directives/guard.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { PagentError } from '../errors.js';
+import type { ChatMessage } from '../agent/messages.js';
+import type { UnknownEvent, WireEvent } from '../wire/events.js';
+import { createAnswerRenderer, createTextRenderer } from './answer.js';
+import { createChatEvent } from './events.js';
+import { resolveLocale, stringsFor, type PagentChatStrings } from './i18n.js';
+import { renderComposer } from './parts/composer.js';
+import type { PartContext } from './parts/context.js';
+import { renderItem } from './parts/item.js';
+import { renderSessionList, type SessionSummaryView } from './parts/session-list.js';
+import { renderWireLog, type WireLogLine } from './parts/wire-log.js';
+import { RunController, type RunOutcome, type RunSource } from './run-controller.js';
+import { ScrollController } from './scroll-controller.js';
+import { createSrcClient } from './src-client.js';
+import { chatStyles } from './styles.js';
+import {
+  addUserMessage,
+  createTimeline,
+  currentAnswer,
+  reduceTimeline,
+  setApproval,
+  timelineFromMessages,
+  type TimelineState,
+} from './timeline.js';
+
+/** Anything that streams a run's events for a request body: a `WireClient` fits. */
+export interface ChatClient {
+  stream(body?: unknown, options?: { signal?: AbortSignal }): AsyncIterable<WireEvent | UnknownEvent>;
+  readonly sessionId?: string | undefined;
+}
+
+/** Anything that runs an input to events: the in-browser `Agent` fits. */
+export interface ChatAgent {
+  events(input: string, options?: { signal?: AbortSignal }): AsyncIterable<WireEvent | UnknownEvent>;
+}
+
+/** The parts of a session store the element uses: `createSessionStore()` fits. */
+export interface ChatStore {
+  list(): Promise<readonly SessionSummaryView[]>;
+  load(id: string): Promise<{ readonly messages: readonly ChatMessage[] } | undefined>;
+  rename(id: string, title: string): Promise<unknown>;
+  delete(id: string): Promise<unknown>;
+}
+
+/** A tool call the user is asked to approve (the Agent's `approve(call)` argument). */
+export interface ApprovalRequest {
+  tool_call_id: string;
+  name: string;
+  arguments: string;
+}
+
+/** Builds the POST body for `src` from the user's text and the server's session id. */
+export type ChatBody = (text: string, sessionId: string | undefined) => unknown;
+
+/** The lines the wire log keeps (oldest dropped first). */
+const WIRE_LOG_LIMIT = 2000;
 
 /**
- * `<pagent-chat>`: renders a live agent timeline. Placeholder until the element lands.
+ * `<pagent-chat>`: a live agent timeline — answers, reasoning, tool calls, errors — from a server's wire
+ * stream (`src`), an in-browser `Agent` (`agent`), a `WireClient` (`client`) or events you push.
+ * Every source goes through the same reducer and the same render path.
+ *
+ * @example
+ * <pagent-chat src="/api/chat" lang="ja"></pagent-chat>
+ *
  * @tag pagent-chat
+ * @slot suggestions - Suggestion chips; clicking one sends its `data-text` (or its text).
+ * @event pagent-send - `{text}`; cancelable: cancel to handle the message yourself.
+ * @event pagent-event - `{event}` for every event the timeline receives.
+ * @event pagent-run-end - `{params}` of every `RunEnd` (also cancelled or failed runs).
+ * @event pagent-error - `{error: PagentError}` for every `RunError`.
+ * @csspart timeline - The scrolling conversation (`role="log"`).
+ * @csspart message - Every message; also `user` or `answer`.
+ * @csspart message-text - The text of a user message.
+ * @csspart answer-text - The rendered answer.
+ * @csspart stopped - The mark under a cancelled run's partial answer.
+ * @csspart reasoning - The reasoning `<details>`; `reasoning-summary`, `reasoning-text` inside.
+ * @csspart tool-call - A tool card; also `tool-call-<status>` (pending, awaiting-approval, ok, failed, denied, cancelled).
+ * @csspart tool-name - The tool name in a card.
+ * @csspart tool-status - The status badge in a card.
+ * @csspart tool-duration - The duration in a card.
+ * @csspart tool-arguments - The arguments in a card.
+ * @csspart tool-result - The result in a card.
+ * @csspart tool-approval - The approve / deny row; `approve-button`, `deny-button` inside.
+ * @csspart turn - A turn boundary.
+ * @csspart usage - Token usage of a run.
+ * @csspart error - A failed run; `retry-button` inside.
+ * @csspart jump-button - "Jump to latest", shown when scrolled up.
+ * @csspart suggestions - The suggestion chips row.
+ * @csspart composer - The message form; `input`, `send-button`, `stop-button`, `new-button` inside.
+ * @csspart wire-log - The raw wire log drawer; `wire-line` (and `wire-line-error`) inside.
+ * @csspart session-list - Stored conversations (with a `store`); `session`, `session-open`, `session-rename`, `session-delete` inside.
+ * @cssproperty --pagent-color-background - Background.
+ * @cssproperty --pagent-color-text - Text colour.
+ * @cssproperty --pagent-color-muted - Secondary text.
+ * @cssproperty --pagent-color-surface - Cards and code blocks.
+ * @cssproperty --pagent-color-border - Borders.
+ * @cssproperty --pagent-color-accent - Buttons and links.
+ * @cssproperty --pagent-color-on-accent - Text on accent.
+ * @cssproperty --pagent-color-user - User message bubble.
+ * @cssproperty --pagent-color-danger - Errors and failed tools.
+ * @cssproperty --pagent-color-danger-surface - Error background.
+ * @cssproperty --pagent-color-success - Finished tools.
+ * @cssproperty --pagent-color-focus - Focus ring.
+ * @cssproperty --pagent-radius - Corner radius.
+ * @cssproperty --pagent-spacing - Gap between rows.
+ * @cssproperty --pagent-font-family - Text font.
+ * @cssproperty --pagent-font-family-mono - Code font.
+ * @cssproperty --pagent-height - Height of the element. @defaultValue 480px
  */
 export class PagentChat extends LitElement {
+  static override styles = chatStyles;
+
+  /** URL to POST `{"message": text}` to (plus `"session_id"` once the server sent `X-Session-Id`). */
+  @property() src: string | undefined;
+  /** Builds the POST body for `src` instead of `{"message", "session_id"}`. */
+  @property({ attribute: false }) body: ChatBody | undefined;
+  /** An in-browser `Agent`: messages run through `agent.events(text)`. Takes precedence over `client` and `src`. */
+  @property({ attribute: false }) agent: ChatAgent | undefined;
+  /** A `WireClient` (or anything with `stream(body, {signal})`): takes precedence over `src`. */
+  @property({ attribute: false }) client: ChatClient | undefined;
+  /** A session store: shows the stored conversations to reopen, rename and delete. */
+  @property({ attribute: false }) store: ChatStore | undefined;
+  /** Overrides for any built-in string (see `PagentChatStrings`). */
+  @property({ attribute: false }) strings: Partial<PagentChatStrings> | undefined;
+  /** `light`, `dark`, or `auto` (follows `prefers-color-scheme`). */
+  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'auto';
+  /** Remote images in answers load only when this returns true. */
+  @property({ attribute: false }) allowImage: ((url: URL) => boolean) | undefined;
+  /** Batches renders to one per animation frame; switch off for deterministic tests. */
+  @property({ attribute: false }) frameBatching = true;
+  /** Shows the raw wire log drawer. */
+  @property({ type: Boolean, attribute: 'wire-log' }) wireLog = false;
+
+  @property({ attribute: 'lang' }) private langAttribute: string | null = null;
+  @state() private timeline: TimelineState = createTimeline();
+  @state() private announcement = '';
+  @state() private sessions: readonly SessionSummaryView[] = [];
+  @state() private openSessionId: string | undefined;
+  @state() private editingSessionId: string | undefined;
+  @state() private wireLogOpen = false;
+  @state() private wireLines: WireLogLine[] = [];
+  @query('.timeline') private timelineEl!: HTMLElement | null;
+
+  private readonly runs = new RunController(this, {
+    onEvent: (event) => this.push(event),
+    onSettled: (outcome) => this.handleSettled(outcome),
+  });
+  private readonly scroller = new ScrollController(this, { container: () => this.timelineEl });
+  private srcClient: { url: string; client: ChatClient } | undefined;
+  private approvals = new Map<string, (approved: boolean) => void>();
+  private wireLineCount = 0;
+  private inheritedLang: string | null = null;
+
+  /** Feeds one event to the timeline (and re-dispatches it as `pagent-event`). */
+  push(event: WireEvent | UnknownEvent): void {
+    this.timeline = reduceTimeline(this.timeline, event);
+    this.dispatchEvent(createChatEvent('pagent-event', { event }));
+    if ('unknown' in event) return;
+    const s = this.localStrings;
+    if (event.method === 'RunError') {
+      this.announcement = `${s.runFailed}: ${event.params.message}`;
+      this.dispatchEvent(createChatEvent('pagent-error', { error: PagentError.fromRunError(event.params) }));
+    } else if (event.method === 'RunEnd') {
+      const reason = event.params.stop_reason;
+      if (reason === 'cancelled') this.announcement = s.runStopped;
+      else if (reason !== 'error') this.announcement = s.answerFinished;
+      this.dispatchEvent(createChatEvent('pagent-run-end', { params: event.params }));
+    }
+  }
+
+  /**
+   * Renders events from any async source (a `decodeWireStream`, a WebSocket, a test). Aborts the run in
+   * flight first; resolves when the source ends, is stopped, or the element leaves the DOM.
+   */
+  consume(events: AsyncIterable<WireEvent | UnknownEvent>): Promise<void> {
+    return this.runs.start(() => events);
+  }
+
+  /**
+   * Sends a message as the composer does: dispatches `pagent-send` (cancelable), shows the message and
+   * runs it through `agent`, `client` or `src` — whichever is set, in that order. Without a source, the
+   * page handles `pagent-send` and `push`es the events itself.
+   */
+  send(text: string): void {
+    if (!this.dispatchEvent(createChatEvent('pagent-send', { text }))) return;
+    this.timeline = addUserMessage(this.timeline, text);
+    this.scroller.jumpToLatest();
+    const source = this.sourceFor(text);
+    if (source) void this.runs.start(source);
+  }
+
+  /** Stops the run in flight: it ends as cancelled and its partial answer stays, marked stopped. */
+  stop(): void {
+    this.runs.stop();
+  }
+
+  /** Starts a new conversation: stops the run, clears the timeline, the wire log and the server session. */
+  reset(): void {
+    this.runs.stop();
+    this.denyPendingApprovals();
+    this.timeline = createTimeline();
+    this.wireLines = [];
+    this.srcClient = undefined;
+    this.openSessionId = undefined;
+    this.announcement = '';
+  }
+
+  /**
+   * Shows approve / deny buttons on a tool call's card and resolves with the user's choice. Pass it as
+   * the Agent's `approve` option: `new Agent({ ..., approve: (call) => chat.requestApproval(call) })`.
+   * Resolves false when the run stops or the element leaves the DOM first.
+   */
+  requestApproval(call: ApprovalRequest): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      this.approvals.get(call.tool_call_id)?.(false);
+      this.approvals.set(call.tool_call_id, resolve);
+      this.timeline = setApproval(this.timeline, call.tool_call_id);
+    });
+  }
+
+  /** True while a run is in flight. */
+  get streaming(): boolean {
+    return this.runs.running || this.timeline.runOpen;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.inheritedLang = this.parentElement?.closest('[lang]')?.getAttribute('lang') ?? null;
+    if (this.store) void this.refreshSessions();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.denyPendingApprovals();
+  }
+
+  protected override async scheduleUpdate(): Promise<void> {
+    if (this.frameBatching && typeof requestAnimationFrame === 'function' && !document.hidden) {
+      await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+    }
+    super.scheduleUpdate();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('store') && this.store && this.isConnected) void this.refreshSessions();
+    if (changed.has('src') && this.srcClient && this.srcClient.url !== this.src) this.srcClient = undefined;
+  }
+
   override render() {
-    return html`<div part="timeline" role="log"></div>`;
+    const s = this.localStrings;
+    const ctx = this.partContext(s);
+    const streaming = this.streaming;
+    const { items } = this.timeline;
+    return html`<div class="layout">
+      ${this.store ? this.renderSessions(s) : nothing}
+      <div class="main">
+        <div
+          part="timeline"
+          class="timeline"
+          role="log"
+          aria-live="polite"
+          aria-label=${s.timelineLabel}
+          aria-busy=${streaming ? 'true' : 'false'}
+          tabindex="0"
+        >
+          ${repeat(items, (item) => item.key, (item) => guard([item, ctx], () => renderItem(item, ctx)))}
+        </div>
+        ${!this.scroller.atBottom && items.length > 0
+          ? html`<button part="jump-button" type="button" class="jump" @click=${() => this.scroller.jumpToLatest()}>${s.jumpToLatest}</button>`
+          : nothing}
+      </div>
+    </div>
+    <div class="sr-only" role="status" aria-live="polite">${this.announcement}</div>
+    ${renderComposer({
+      strings: s,
+      streaming,
+      disabled: false,
+      onSend: (text) => this.send(text),
+      onStop: () => this.stop(),
+      onNew: () => this.reset(),
+    })}
+    ${this.wireLog
+      ? renderWireLog({
+          strings: s,
+          lines: this.wireLines,
+          open: this.wireLogOpen,
+          version: this.wireLineCount,
+          onToggle: (open) => (this.wireLogOpen = open),
+        })
+      : nothing}`;
+  }
+
+  private renderSessions(s: PagentChatStrings) {
+    return renderSessionList({
+      strings: s,
+      sessions: this.sessions,
+      currentId: this.openSessionId,
+      editingId: this.editingSessionId,
+      onOpen: (id) => void this.openSession(id),
+      onStartRename: (id) => (this.editingSessionId = id || undefined),
+      onRename: (id, title) => void this.renameSession(id, title),
+      onDelete: (id) => void this.deleteSession(id),
+    });
+  }
+
+  private get locale(): string {
+    return this.langAttribute || this.inheritedLang || 'en';
+  }
+
+  private get localStrings(): PagentChatStrings {
+    return stringsFor(this.locale, this.strings);
+  }
+
+  private cachedContext: PartContext | undefined;
+
+  /** One context object per strings/locale/source change, so `guard` re-renders only changed rows. */
+  private partContext(strings: PagentChatStrings): PartContext {
+    const canRetry = Boolean(this.agent || this.client || this.src);
+    const c = this.cachedContext;
+    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry) return c;
+    const allowImage = this.allowImage;
+    this.cachedContext = {
+      strings,
+      locale: resolveLocale(this.locale),
+      answerRenderer: (target) => createAnswerRenderer(target, allowImage ? { allowImage } : {}),
+      textRenderer: createTextRenderer,
+      onApproval: (callId, approved) => this.decide(callId, approved),
+      onRetry: canRetry ? (input) => this.send(input) : undefined,
+    };
+    return this.cachedContext;
+  }
+
+  private sourceFor(text: string): RunSource | undefined {
+    const { agent, client, src } = this;
+    if (agent) return (signal) => agent.events(text, { signal });
+    if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId), { signal });
+    if (!src) return undefined;
+    if (this.srcClient?.url !== src) {
+      this.srcClient = {
+        url: src,
+        client: createSrcClient(src, {
+          onLine: (line) => this.logLine(line),
+          onDecodeError: (err) => this.markLine(err.message),
+        }),
+      };
+    }
+    const srcClient = this.srcClient.client;
+    return (signal) => srcClient.stream(this.requestBody(text, srcClient.sessionId), { signal });
+  }
+
+  private requestBody(text: string, sessionId: string | undefined): unknown {
+    if (this.body) return this.body(text, sessionId);
+    return sessionId === undefined ? { message: text } : { message: text, session_id: sessionId };
+  }
+
+  private handleSettled(outcome: RunOutcome): void {
+    if (!outcome.current) return;
+    this.denyPendingApprovals();
+    if (!this.timeline.runOpen) return;
+    // The source ended without closing its run (stopped, threw, or just ended): close it here.
+    const partial = currentAnswer(this.timeline);
+    const empty = { content: partial, tool_calls: [], reasoning_content: '', usage: null };
+    if (outcome.aborted) {
+      this.push({ method: 'RunEnd', params: { ...empty, stop_reason: 'cancelled' } });
+      return;
+    }
+    const message = outcome.error instanceof Error ? outcome.error.message : 'The stream ended before the run did';
+    const code = outcome.error instanceof PagentError ? outcome.error.code : outcome.error === undefined ? 'truncated' : 'network';
+    this.push({ method: 'RunError', params: { message, code } });
+    this.push({ method: 'RunEnd', params: { ...empty, stop_reason: 'error' } });
+  }
+
+  private decide(callId: string, approved: boolean): void {
+    const resolve = this.approvals.get(callId);
+    this.approvals.delete(callId);
+    this.timeline = setApproval(this.timeline, callId, approved);
+    resolve?.(approved);
+  }
+
+  private denyPendingApprovals(): void {
+    const pending = [...this.approvals.values()];
+    this.approvals.clear();
+    for (const resolve of pending) resolve(false);
+  }
+
+  private logLine(text: string): void {
+    const lines = this.wireLines.length >= WIRE_LOG_LIMIT ? this.wireLines.slice(1) : this.wireLines;
+    lines.push({ n: ++this.wireLineCount, text });
+    this.wireLines = lines;
+    if (this.wireLog) this.requestUpdate();
+  }
+
+  private markLine(error: string): void {
+    const last = this.wireLines[this.wireLines.length - 1];
+    if (last) last.error = error;
+    this.requestUpdate();
+  }
+
+  private async refreshSessions(): Promise<void> {
+    const store = this.store;
+    if (!store) return;
+    try {
+      this.sessions = await store.list();
+    } catch (err) {
+      this.reportStoreError(err);
+    }
+  }
+
+  private async openSession(id: string): Promise<void> {
+    const store = this.store;
+    if (!store) return;
+    try {
+      const session = await store.load(id);
+      this.runs.stop();
+      this.timeline = timelineFromMessages(session?.messages ?? []);
+      this.openSessionId = id;
+    } catch (err) {
+      this.reportStoreError(err);
+    }
+  }
+
+  private async renameSession(id: string, title: string): Promise<void> {
+    this.editingSessionId = undefined;
+    try {
+      await this.store?.rename(id, title);
+    } catch (err) {
+      this.reportStoreError(err);
+    }
+    await this.refreshSessions();
+  }
+
+  private async deleteSession(id: string): Promise<void> {
+    try {
+      await this.store?.delete(id);
+      if (this.openSessionId === id) this.reset();
+    } catch (err) {
+      this.reportStoreError(err);
+    }
+    await this.refreshSessions();
+  }
+
+  private reportStoreError(err: unknown): void {
+    const error = err instanceof PagentError ? err : new PagentError(err instanceof Error ? err.message : String(err), { code: 'store', where: 'store', cause: err });
+    this.dispatchEvent(createChatEvent('pagent-error', { error }));
   }
 }

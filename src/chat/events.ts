@@ -1,0 +1,44 @@
+/**
+ * The DOM events `<pagent-chat>` dispatches. All are `CustomEvent`s with the payload in `detail`,
+ * bubbling and composed (they cross shadow roots); `pagent-send` is cancelable.
+ */
+import type { PagentError } from '../errors.js';
+import type { ParamsOf, UnknownEvent, WireEvent } from '../wire/events.js';
+
+/** `pagent-send`: the user sent a message. Cancel it (`preventDefault()`) to handle the text yourself. */
+export interface PagentSendDetail {
+  text: string;
+}
+/** `pagent-event`: every event the timeline received, in order (deltas included). */
+export interface PagentEventDetail {
+  event: WireEvent | UnknownEvent;
+}
+/** `pagent-run-end`: a run ended (also when cancelled or failed). */
+export interface PagentRunEndDetail {
+  params: ParamsOf<'RunEnd'>;
+}
+/** `pagent-error`: a run failed (`RunError`), as a {@link PagentError}. */
+export interface PagentErrorDetail {
+  error: PagentError;
+}
+
+/** Payloads by event name. */
+export interface PagentChatEventMap {
+  'pagent-send': CustomEvent<PagentSendDetail>;
+  'pagent-event': CustomEvent<PagentEventDetail>;
+  'pagent-run-end': CustomEvent<PagentRunEndDetail>;
+  'pagent-error': CustomEvent<PagentErrorDetail>;
+}
+
+/** Builds one of the element's events: bubbling, composed, and cancelable for `pagent-send`. */
+export function createChatEvent<K extends keyof PagentChatEventMap>(
+  type: K,
+  detail: PagentChatEventMap[K]['detail'],
+): PagentChatEventMap[K] {
+  return new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable: type === 'pagent-send' }) as PagentChatEventMap[K];
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface GlobalEventHandlersEventMap extends PagentChatEventMap {}
+}

@@ -1,0 +1,74 @@
+/** Renderer for the composer: the message box, send / stop / new-conversation buttons, suggestion chips. */
+import { html, type TemplateResult } from 'lit';
+import type { PagentChatStrings } from '../i18n.js';
+
+/** What the composer shows and calls. */
+export interface ComposerView {
+  readonly strings: PagentChatStrings;
+  readonly streaming: boolean;
+  readonly disabled: boolean;
+  readonly onSend: (text: string) => void;
+  readonly onStop: () => void;
+  readonly onNew: () => void;
+}
+
+/**
+ * True for the key press that should send: Enter without Shift, and not while an IME composition is
+ * active (`isComposing`, or keyCode 229 which Chromium and Safari report for the Enter that commits one).
+ */
+export function isSendKey(e: KeyboardEvent): boolean {
+  return e.key === 'Enter' && !e.shiftKey && !e.isComposing && e.keyCode !== 229;
+}
+
+function submit(form: HTMLFormElement, view: ComposerView): void {
+  const input = form.elements.namedItem('message') as HTMLTextAreaElement;
+  const text = input.value;
+  if (text.trim() === '' || view.streaming) return;
+  input.value = '';
+  view.onSend(text);
+}
+
+function handleSuggestion(e: Event, view: ComposerView): void {
+  const slot = e.currentTarget as HTMLSlotElement;
+  const chip = e.composedPath().find((n): n is HTMLElement => n instanceof HTMLElement && slot.assignedElements({ flatten: true }).includes(n));
+  if (!chip || view.streaming) return;
+  const text = chip.dataset['text'] ?? chip.textContent?.trim() ?? '';
+  if (text !== '') view.onSend(text);
+}
+
+/** The composer form. */
+export function renderComposer(view: ComposerView): TemplateResult {
+  const s = view.strings;
+  return html`<div class="suggestions" part="suggestions">
+      <slot name="suggestions" @click=${(e: Event) => handleSuggestion(e, view)}></slot>
+    </div>
+    <form
+      part="composer"
+      class="composer"
+      @submit=${(e: SubmitEvent) => {
+        e.preventDefault();
+        submit(e.currentTarget as HTMLFormElement, view);
+      }}
+    >
+      <textarea
+        part="input"
+        name="message"
+        rows="2"
+        aria-label=${s.composerLabel}
+        placeholder=${s.placeholder}
+        ?disabled=${view.disabled}
+        @keydown=${(e: KeyboardEvent) => {
+          if (!isSendKey(e)) return;
+          e.preventDefault();
+          submit((e.currentTarget as HTMLTextAreaElement).form!, view);
+        }}
+      ></textarea>
+      <div class="composer-actions">
+        <button part="new-button" type="button" class="secondary" @click=${view.onNew}>${s.newConversation}</button>
+        ${view.streaming
+          ? html`<button part="stop-button" type="button" class="stop" @click=${view.onStop}>${s.stop}</button>`
+          : html`<button part="send-button" type="submit" ?disabled=${view.disabled}>${s.send}</button>`}
+      </div>
+    </form>`;
+}
+

@@ -1,0 +1,18 @@
+/** What the item renderers need from the element: strings and callbacks, nothing stateful. */
+import type { PagentChatStrings } from '../i18n.js';
+import type { RendererFactory } from './stream-text.js';
+
+/** Shared by every timeline part renderer. */
+export interface PartContext {
+  readonly strings: PagentChatStrings;
+  /** BCP 47 tag used for number formatting. */
+  readonly locale: string;
+  /** The renderer for answer text (markdown when available); other text is always plain. */
+  readonly answerRenderer: RendererFactory;
+  /** Plain-text renderer for reasoning. */
+  readonly textRenderer: RendererFactory;
+  /** Resolves a pending approval for a tool call. */
+  readonly onApproval: (callId: string, approved: boolean) => void;
+  /** Sends `input` again; absent when the element has no source to run against. */
+  readonly onRetry: ((input: string) => void) | undefined;
+}

@@ -1,0 +1,27 @@
+/** Picks the renderer for one timeline row. */
+import { nothing, type TemplateResult } from 'lit';
+import type { TimelineItem } from '../timeline.js';
+import type { PartContext } from './context.js';
+import { renderAnswer, renderError, renderRunEnd, renderTurn, renderUser } from './message.js';
+import { renderReasoning } from './reasoning.js';
+import { renderToolCard } from './tool-card.js';
+
+/** Renders one row by its kind. */
+export function renderItem(item: TimelineItem, ctx: PartContext): TemplateResult | typeof nothing {
+  switch (item.kind) {
+    case 'user':
+      return renderUser(item, ctx);
+    case 'answer':
+      return renderAnswer(item, ctx);
+    case 'reasoning':
+      return renderReasoning(item, ctx);
+    case 'tool':
+      return renderToolCard(item, ctx);
+    case 'turn':
+      return renderTurn(item, ctx);
+    case 'error':
+      return renderError(item, ctx);
+    case 'run-end':
+      return renderRunEnd(item, ctx);
+  }
+}

@@ -1,0 +1,60 @@
+/** Renderer for one tool call: name, arguments, status, result, duration, approval buttons. */
+import { html, nothing, type TemplateResult } from 'lit';
+import { format, type PagentChatStrings } from '../i18n.js';
+import type { ToolItem, ToolStatus } from '../timeline.js';
+import type { PartContext } from './context.js';
+
+const STATUS_STRING: Record<ToolStatus, keyof PagentChatStrings> = {
+  pending: 'toolPending',
+  'awaiting-approval': 'toolAwaitingApproval',
+  ok: 'toolOk',
+  failed: 'toolFailed',
+  denied: 'toolDenied',
+  cancelled: 'toolCancelled',
+};
+
+/** A duration for display: milliseconds under a second, else seconds with one decimal. */
+export function formatDuration(ms: number, ctx: PartContext): string {
+  if (ms < 1000) return format(ctx.strings.durationMs, { ms: Math.round(ms).toLocaleString(ctx.locale) });
+  return format(ctx.strings.durationS, {
+    s: (ms / 1000).toLocaleString(ctx.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+  });
+}
+
+/** A tool card. Every field is model- or tool-provided text and is bound as text. */
+export function renderToolCard(item: ToolItem, ctx: PartContext): TemplateResult {
+  const s = ctx.strings;
+  const status = s[STATUS_STRING[item.status]];
+  return html`<section
+    part="tool-call tool-call-${item.status}"
+    class="tool"
+    data-status=${item.status}
+    aria-label=${`${s.tool}: ${item.name}`}
+  >
+    <header class="tool-header">
+      <code class="tool-name" part="tool-name">${item.name}</code>
+      <span class="tool-status" part="tool-status">${status}</span>
+      ${item.elapsedMs !== undefined
+        ? html`<span class="tool-duration" part="tool-duration">${formatDuration(item.elapsedMs, ctx)}</span>`
+        : nothing}
+    </header>
+    ${item.arguments !== ''
+      ? html`<div class="tool-section">
+          <span class="label">${s.arguments}</span>
+          <pre part="tool-arguments" class="tool-arguments" tabindex="0" data-json=${item.prettyArguments !== undefined}>${item.prettyArguments ?? item.arguments}</pre>
+        </div>`
+      : nothing}
+    ${item.status === 'awaiting-approval'
+      ? html`<div class="tool-approval" part="tool-approval">
+          <button part="approve-button" type="button" @click=${() => ctx.onApproval(item.callId, true)}>${s.approve}</button>
+          <button part="deny-button" type="button" @click=${() => ctx.onApproval(item.callId, false)}>${s.deny}</button>
+        </div>`
+      : nothing}
+    ${item.result !== undefined
+      ? html`<div class="tool-section">
+          <span class="label">${s.result}${item.truncated ? html` <em>(${s.truncated})</em>` : nothing}</span>
+          <pre part="tool-result" class="tool-result" tabindex="0">${item.result}</pre>
+        </div>`
+      : nothing}
+  </section>`;
+}

@@ -1,0 +1,92 @@
+/**
+ * Owns the run in flight: opens the event source, feeds every event to the host, aborts on stop or
+ * when the host leaves the DOM. Only the newest run may deliver events (an older run's late events
+ * are dropped), like Lit `Task`'s call id.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { UnknownEvent, WireEvent } from '../wire/events.js';
+
+/** Opens a run's events; must stop (or end the run as cancelled) when `signal` aborts. */
+export type RunSource = (signal: AbortSignal) => AsyncIterable<WireEvent | UnknownEvent>;
+
+/** How a run finished, as seen by the controller. */
+export interface RunOutcome {
+  /** True when `stop()` (or disconnecting) aborted it. */
+  readonly aborted: boolean;
+  /** What the source threw, if it threw (other than because of the abort). */
+  readonly error: unknown;
+  /** False when a newer run replaced this one (its outcome should be ignored). */
+  readonly current: boolean;
+}
+
+/** Callbacks of {@link RunController}. */
+export interface RunControllerOptions {
+  onEvent(event: WireEvent | UnknownEvent): void;
+  onSettled(outcome: RunOutcome): void;
+}
+
+/** The reactive controller behind `<pagent-chat>`'s runs. */
+export class RunController implements ReactiveController {
+  private abort: AbortController | undefined;
+  private id = 0;
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly options: RunControllerOptions,
+  ) {
+    host.addController(this);
+  }
+
+  /** True while a run is in flight. */
+  get running(): boolean {
+    return this.abort !== undefined;
+  }
+
+  /** Starts a run, aborting the one in flight. Resolves when it settles (never rejects). */
+  async start(source: RunSource): Promise<void> {
+    this.stop();
+    const id = ++this.id;
+    const abort = new AbortController();
+    this.abort = abort;
+    this.host.requestUpdate();
+    let error: unknown;
+    let iterator: AsyncIterator<WireEvent | UnknownEvent> | undefined;
+    try {
+      iterator = source(abort.signal)[Symbol.asyncIterator]();
+      const aborted = new Promise<'aborted'>((resolve) => abort.signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
+      for (;;) {
+        // A source that ignores the signal still stops at the abort: stop reading and close it.
+        const next = await Promise.race([iterator.next(), aborted]);
+        if (next === 'aborted') {
+          void iterator.return?.()?.catch(() => undefined);
+          break;
+        }
+        if (next.done) break;
+        if (id !== this.id) continue;
+        this.options.onEvent(next.value);
+      }
+    } catch (err) {
+      if (!abort.signal.aborted) error = err;
+    } finally {
+      const current = id === this.id;
+      if (current) this.abort = undefined;
+      this.options.onSettled({ aborted: abort.signal.aborted, error, current });
+      if (current) this.host.requestUpdate();
+    }
+  }
+
+  /** Aborts the run in flight, if any. */
+  stop(): void {
+    const abort = this.abort;
+    if (!abort) return;
+    this.abort = undefined;
+    abort.abort();
+  }
+
+  hostConnected(): void {}
+
+  /** Leaving the DOM aborts the run, so nothing keeps streaming into a detached element. */
+  hostDisconnected(): void {
+    this.stop();
+  }
+}

@@ -1,0 +1,390 @@
+/**
+ * `<pagent-chat>` styles. Public `--pagent-*` tokens map to private `--_*` properties on `:host`;
+ * light and dark follow `prefers-color-scheme` unless the `theme` attribute forces one.
+ */
+import { css } from 'lit';
+
+const light = css`
+  --_bg: var(--pagent-color-background, #ffffff);
+  --_fg: var(--pagent-color-text, #1b1f24);
+  --_muted: var(--pagent-color-muted, #5b6470);
+  --_surface: var(--pagent-color-surface, #f4f6f8);
+  --_border: var(--pagent-color-border, #d4d9df);
+  --_accent: var(--pagent-color-accent, #0b5cd5);
+  --_accent-fg: var(--pagent-color-on-accent, #ffffff);
+  --_user-bg: var(--pagent-color-user, #e3edfc);
+  --_danger: var(--pagent-color-danger, #b3261e);
+  --_danger-bg: var(--pagent-color-danger-surface, #fdecea);
+  --_ok: var(--pagent-color-success, #1e7a3c);
+  --_focus: var(--pagent-color-focus, #0b5cd5);
+`;
+
+const dark = css`
+  --_bg: var(--pagent-color-background, #15181c);
+  --_fg: var(--pagent-color-text, #e6e9ed);
+  --_muted: var(--pagent-color-muted, #9aa4b0);
+  --_surface: var(--pagent-color-surface, #1f242a);
+  --_border: var(--pagent-color-border, #38414b);
+  --_accent: var(--pagent-color-accent, #6ea8ff);
+  --_accent-fg: var(--pagent-color-on-accent, #0b1320);
+  --_user-bg: var(--pagent-color-user, #1e3357);
+  --_danger: var(--pagent-color-danger, #ff8a80);
+  --_danger-bg: var(--pagent-color-danger-surface, #3b1d1b);
+  --_ok: var(--pagent-color-success, #7ed69a);
+  --_focus: var(--pagent-color-focus, #6ea8ff);
+`;
+
+/** The element's shadow styles. */
+export const chatStyles = css`
+  :host {
+    ${light}
+    --_radius: var(--pagent-radius, 10px);
+    --_font: var(--pagent-font-family, system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK SC', sans-serif);
+    --_mono: var(--pagent-font-family-mono, ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace);
+    --_gap: var(--pagent-spacing, 12px);
+    display: flex;
+    flex-direction: column;
+    box-sizing: border-box;
+    min-height: 0;
+    height: var(--pagent-height, 480px);
+    color: var(--_fg);
+    background: var(--_bg);
+    font: 15px/1.5 var(--_font);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    overflow: hidden;
+    color-scheme: light;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host(:not([theme='light'])) {
+      ${dark}
+      color-scheme: dark;
+    }
+  }
+  :host([theme='dark']) {
+    ${dark}
+    color-scheme: dark;
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
+  .layout {
+    display: flex;
+    flex: 1;
+    min-height: 0;
+  }
+  .main {
+    display: flex;
+    flex-direction: column;
+    flex: 1;
+    min-width: 0;
+    position: relative;
+  }
+  .timeline {
+    flex: 1;
+    overflow-y: auto;
+    padding: var(--_gap);
+    display: flex;
+    flex-direction: column;
+    gap: var(--_gap);
+    overscroll-behavior: contain;
+  }
+  .message.user {
+    align-self: flex-end;
+    max-width: 85%;
+  }
+  .bubble {
+    background: var(--_user-bg);
+    padding: 8px 12px;
+    border-radius: var(--_radius);
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  .message.answer .text {
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  .message.answer .text :where(p, ul, ol, pre, table, blockquote, h1, h2, h3, h4) {
+    margin: 0 0 0.6em;
+    white-space: normal;
+  }
+  .message.answer .text :where(pre) {
+    white-space: pre;
+    overflow-x: auto;
+    background: var(--_surface);
+    padding: 8px;
+    border-radius: 6px;
+  }
+  .message.answer .text :where(code) {
+    font-family: var(--_mono);
+    font-size: 0.92em;
+  }
+  .message.answer .text :where(a) {
+    color: var(--_accent);
+  }
+  .message.answer .text :where(table) {
+    border-collapse: collapse;
+  }
+  .message.answer .text :where(th, td) {
+    border: 1px solid var(--_border);
+    padding: 2px 6px;
+  }
+  .stopped {
+    margin: 4px 0 0;
+    font-size: 0.85em;
+    color: var(--_muted);
+    font-style: italic;
+  }
+  .reasoning {
+    border-left: 3px solid var(--_border);
+    padding-left: 10px;
+    color: var(--_muted);
+  }
+  .reasoning summary {
+    cursor: pointer;
+    font-size: 0.9em;
+  }
+  .reasoning-text {
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+    font-size: 0.92em;
+  }
+  .tool {
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_surface);
+    padding: 8px 10px;
+    font-size: 0.92em;
+  }
+  .tool[data-status='failed'],
+  .tool[data-status='denied'] {
+    border-color: var(--_danger);
+  }
+  .tool-header {
+    display: flex;
+    align-items: baseline;
+    gap: 8px;
+    flex-wrap: wrap;
+  }
+  .tool-name {
+    font-family: var(--_mono);
+    font-weight: 600;
+    overflow-wrap: anywhere;
+  }
+  .tool-status {
+    font-size: 0.85em;
+    padding: 0 6px;
+    border-radius: 999px;
+    border: 1px solid currentColor;
+    color: var(--_muted);
+  }
+  .tool[data-status='ok'] .tool-status {
+    color: var(--_ok);
+  }
+  .tool[data-status='failed'] .tool-status,
+  .tool[data-status='denied'] .tool-status {
+    color: var(--_danger);
+  }
+  .tool-duration {
+    color: var(--_muted);
+    font-size: 0.85em;
+  }
+  .tool-section {
+    margin-top: 6px;
+  }
+  .label {
+    font-size: 0.8em;
+    color: var(--_muted);
+  }
+  .tool pre {
+    margin: 2px 0 0;
+    font-family: var(--_mono);
+    font-size: 0.9em;
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+    max-height: 14em;
+    overflow: auto;
+    background: var(--_bg);
+    border-radius: 6px;
+    padding: 6px 8px;
+  }
+  .tool-approval {
+    display: flex;
+    gap: 8px;
+    margin-top: 8px;
+  }
+  .turn {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+    color: var(--_muted);
+    font-size: 0.8em;
+  }
+  .turn::before,
+  .turn::after {
+    content: '';
+    flex: 1;
+    border-top: 1px dashed var(--_border);
+  }
+  .usage {
+    align-self: flex-start;
+    color: var(--_muted);
+    font-size: 0.8em;
+  }
+  .error {
+    border: 1px solid var(--_danger);
+    background: var(--_danger-bg);
+    border-radius: var(--_radius);
+    padding: 8px 12px;
+  }
+  .error p {
+    margin: 0 0 4px;
+    overflow-wrap: anywhere;
+  }
+  .error-title {
+    font-weight: 600;
+    color: var(--_danger);
+  }
+  .error-code {
+    font-size: 0.8em;
+    color: var(--_muted);
+  }
+  .jump {
+    position: absolute;
+    bottom: 8px;
+    left: 50%;
+    transform: translateX(-50%);
+    box-shadow: 0 2px 8px rgb(0 0 0 / 0.2);
+  }
+  .suggestions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 6px;
+    padding: 0 var(--_gap);
+  }
+  ::slotted([slot='suggestions']) {
+    cursor: pointer;
+  }
+  .composer {
+    display: flex;
+    gap: 8px;
+    padding: var(--_gap);
+    border-top: 1px solid var(--_border);
+    align-items: flex-end;
+  }
+  textarea {
+    flex: 1;
+    resize: vertical;
+    min-height: 2.6em;
+    max-height: 12em;
+    font: inherit;
+    color: inherit;
+    background: var(--_bg);
+    border: 1px solid var(--_border);
+    border-radius: 8px;
+    padding: 6px 8px;
+  }
+  .composer-actions {
+    display: flex;
+    gap: 6px;
+  }
+  button {
+    font: inherit;
+    font-size: 0.9em;
+    border-radius: 8px;
+    border: 1px solid var(--_accent);
+    background: var(--_accent);
+    color: var(--_accent-fg);
+    padding: 5px 12px;
+    cursor: pointer;
+  }
+  button.secondary {
+    background: transparent;
+    color: var(--_accent);
+  }
+  button.stop {
+    background: var(--_danger);
+    border-color: var(--_danger);
+    color: var(--_bg);
+  }
+  button:disabled {
+    opacity: 0.5;
+    cursor: default;
+  }
+  :focus-visible {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
+  }
+  .wire-log {
+    border-top: 1px solid var(--_border);
+    padding: 4px var(--_gap);
+    font-size: 0.85em;
+  }
+  .wire-log summary {
+    cursor: pointer;
+    color: var(--_muted);
+  }
+  .wire-lines {
+    max-height: 12em;
+    overflow: auto;
+    margin: 4px 0;
+    padding-left: 3em;
+    font-family: var(--_mono);
+  }
+  .wire-line code {
+    white-space: pre-wrap;
+    overflow-wrap: anywhere;
+  }
+  .wire-line.bad {
+    color: var(--_danger);
+  }
+  .session-list {
+    width: 14em;
+    border-right: 1px solid var(--_border);
+    overflow-y: auto;
+    padding: 8px;
+    font-size: 0.9em;
+  }
+  .session-list ul {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+  }
+  .session {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 4px;
+    padding: 4px 0;
+    border-bottom: 1px solid var(--_border);
+  }
+  .session[aria-current='true'] .session-title {
+    font-weight: 600;
+  }
+  .session-title {
+    flex: 1 1 100%;
+    text-align: start;
+    background: transparent;
+    color: inherit;
+    border-color: transparent;
+  }
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+  @media (prefers-reduced-motion: reduce) {
+    * {
+      scroll-behavior: auto !important;
+      transition: none !important;
+      animation: none !important;
+    }
+  }
+`;
