@@ -1,0 +1,454 @@
+import { describe, expect, it } from 'vitest';
+import { Agent, type AgentStore } from '../../../src/agent/agent.js';
+import type { ChatMessage } from '../../../src/agent/messages.js';
+import { Session } from '../../../src/agent/session.js';
+import { tool } from '../../../src/agent/tools.js';
+import { decodeEventLine } from '../../../src/wire/codec.js';
+import type { ParamsOf, WireEvent } from '../../../src/wire/events.js';
+import { PagentError } from '../../../src/errors.js';
+import { call, scriptedModel } from './scripted-model.js';
+
+const add = tool<{ a: number; b: number }>({
+  name: 'add',
+  description: 'Add two integers.',
+  parameters: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'], additionalProperties: false },
+  execute: ({ a, b }) => String(a + b),
+});
+const echo = tool<{ text: string }>({
+  name: 'echo',
+  description: 'Echo the text back.',
+  parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+  execute: ({ text }) => text,
+});
+
+async function collect(events: AsyncIterable<WireEvent>): Promise<WireEvent[]> {
+  const out: WireEvent[] = [];
+  for await (const e of events) out.push(e);
+  return out;
+}
+const methods = (events: WireEvent[]): string[] => events.map((e) => e.method);
+const paramsOf = <M extends WireEvent['method']>(events: WireEvent[], method: M): ParamsOf<M>[] =>
+  events.filter((e) => e.method === method).map((e) => e.params as ParamsOf<M>);
+
+/** Checks the Chat Completions rule: every assistant tool_calls message is followed by all its results. */
+function expectValidHistory(messages: readonly ChatMessage[]): void {
+  messages.forEach((m, i) => {
+    if (m.role !== 'assistant' || !m.tool_calls?.length) return;
+    const ids = m.tool_calls.map((c) => c.id);
+    const next = messages.slice(i + 1, i + 1 + ids.length);
+    expect(next.map((r) => (r.role === 'tool' ? r.tool_call_id : `<${r.role}>`))).toEqual(ids);
+  });
+}
+
+function memoryStore(initial: ChatMessage[] = []): AgentStore & { appends: ChatMessage[][]; loads: number } {
+  const appends: ChatMessage[][] = [];
+  const store = {
+    appends,
+    loads: 0,
+    async load() {
+      store.loads++;
+      return initial.length ? { messages: initial } : undefined;
+    },
+    async append(_id: string, messages: ChatMessage[]) {
+      appends.push(structuredClone(messages));
+    },
+  };
+  return store;
+}
+
+describe('Agent events', () => {
+  it('emits a text-only run in pagent order with stop reasons set', async () => {
+    const llm = scriptedModel([{ text: ['The ', 'answer.'] }]);
+    const agent = new Agent({ llm, session: new Session('sys') });
+    const events = await collect(agent.events('Q?'));
+    expect(events).toEqual([
+      { method: 'RunBegin', params: { user_input: 'Q?' } },
+      { method: 'TurnBegin', params: { turn: 0 } },
+      { method: 'TextDelta', params: { text: 'The ' } },
+      { method: 'TextDelta', params: { text: 'answer.' } },
+      { method: 'StepEnd', params: { content: 'The answer.', tool_calls: [], reasoning_content: '', usage: null } },
+      { method: 'TurnEnd', params: { turn: 0, stopped: true, stop_reason: 'no_tool_calls' } },
+      { method: 'RunEnd', params: { content: 'The answer.', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'no_tool_calls', turn: 0 } },
+    ]);
+    expect(llm.requests[0]!.messages).toEqual([{ role: 'system', content: 'sys' }, { role: 'user', content: 'Q?' }]);
+    expect(llm.requests[0]!.tools).toBeUndefined();
+  });
+
+  it('runs tool calls in order between StepEnd and TurnEnd, then sends their results back', async () => {
+    const calls = [call('c1', 'add', '{"a": 2, "b": 40}'), call('c2', 'echo', '{"text": "hi"}')];
+    const llm = scriptedModel([{ text: ['Checking.'], toolCalls: calls }, { text: ['Done.'] }]);
+    const agent = new Agent({ llm, tools: [add, echo] });
+    const events = await collect(agent.events('go'));
+    expect(methods(events)).toEqual([
+      'RunBegin', 'TurnBegin', 'TextDelta', 'StepEnd',
+      'ToolCallBegin', 'ToolResult', 'ToolCallBegin', 'ToolResult', 'TurnEnd',
+      'TurnBegin', 'TextDelta', 'StepEnd', 'TurnEnd', 'RunEnd',
+    ]);
+    expect(paramsOf(events, 'ToolResult').map(({ elapsed_ms: _, ...p }) => p)).toEqual([
+      { tool_call_id: 'c1', name: 'add', content: '42', ok: true },
+      { tool_call_id: 'c2', name: 'echo', content: 'hi', ok: true },
+    ]);
+    expect(paramsOf(events, 'TurnEnd')).toEqual([
+      { turn: 0, stopped: false, stop_reason: 'continuing' },
+      { turn: 1, stopped: true, stop_reason: 'no_tool_calls' },
+    ]);
+    expect(llm.requests[1]!.messages).toEqual([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'Checking.', tool_calls: calls },
+      { role: 'tool', tool_call_id: 'c1', content: '42' },
+      { role: 'tool', tool_call_id: 'c2', content: 'hi' },
+    ]);
+    expect(llm.requests[0]!.tools).toEqual([add.schema, echo.schema]);
+  });
+
+  it('sends an assistant tool-call step without text as content null and keeps reasoning on it', async () => {
+    const llm = scriptedModel([{ reasoning: ['think'], toolCalls: [call('c1', 'echo', '{"text": "x"}')] }, { text: ['ok'] }]);
+    await collect(new Agent({ llm, tools: [echo] }).events('q'));
+    expect(llm.requests[1]!.messages[1]).toEqual({
+      role: 'assistant', content: null, reasoning_content: 'think', tool_calls: [call('c1', 'echo', '{"text": "x"}')],
+    });
+  });
+
+  it('stops after maxTurns (8 by default) with the last TurnEnd not stopped and RunEnd the last step', async () => {
+    const llm = scriptedModel((n) => ({ text: [`turn ${n}`], toolCalls: [call(`c${n}`, 'echo', '{"text": "again"}')] }));
+    const events = await collect(new Agent({ llm, tools: [echo] }).events('loop'));
+    expect(llm.requests).toHaveLength(8);
+    const turnEnds = paramsOf(events, 'TurnEnd');
+    expect(turnEnds.at(-1)).toEqual({ turn: 7, stopped: false, stop_reason: 'max_turns' });
+    expect(paramsOf(events, 'ToolResult')).toHaveLength(8);
+    expect(events.at(-1)).toEqual({
+      method: 'RunEnd',
+      params: { content: 'turn 7', tool_calls: [call('c7', 'echo', '{"text": "again"}')], reasoning_content: '', usage: null, stop_reason: 'max_turns', turn: 7 },
+    });
+  });
+
+  it('honours a smaller maxTurns', async () => {
+    const llm = scriptedModel((n) => ({ toolCalls: [call(`c${n}`, 'echo', '{"text": "x"}')] }));
+    await collect(new Agent({ llm, tools: [echo], maxTurns: 2 }).events('loop'));
+    expect(llm.requests).toHaveLength(2);
+  });
+
+  it('rejects a maxTurns below 1 and duplicate tool names', () => {
+    const llm = scriptedModel([]);
+    expect(() => new Agent({ llm, maxTurns: 0 })).toThrow(RangeError);
+    expect(() => new Agent({ llm, tools: [echo, echo] })).toThrow(TypeError);
+  });
+
+  it('ends a step with neither text nor tool calls as an empty response', async () => {
+    const events = await collect(new Agent({ llm: scriptedModel([{}]) }).events('q'));
+    expect(paramsOf(events, 'TurnEnd')).toEqual([{ turn: 0, stopped: true, stop_reason: 'empty_response' }]);
+  });
+
+  it('forwards per-run kwargs to every model request', async () => {
+    const llm = scriptedModel([{ toolCalls: [call('c1', 'echo', '{"text": "x"}')] }, { text: ['ok'] }]);
+    await collect(new Agent({ llm, tools: [echo] }).events('q', { kwargs: { temperature: 0, reasoning_effort: 'low' } }));
+    expect(llm.requests.map((r) => r.kwargs)).toEqual([{ temperature: 0, reasoning_effort: 'low' }, { temperature: 0, reasoning_effort: 'low' }]);
+  });
+});
+
+describe('Agent tool faults go back to the model', () => {
+  async function resultOf(args: string, name = 'add', extra: Partial<ConstructorParameters<typeof Agent>[0]> = {}) {
+    const llm = scriptedModel([{ toolCalls: [call('c1', name, args)] }, { text: ['ok'] }]);
+    const events = await collect(new Agent({ llm, tools: [add, echo], ...extra }).events('q'));
+    const [result] = paramsOf(events, 'ToolResult');
+    return { result: result!, llm, events };
+  }
+
+  it('answers an unknown tool with the sorted list of available tools', async () => {
+    const { result, llm } = await resultOf('{}', 'nope');
+    expect(result.content).toBe("error: unknown tool 'nope'; available: ['add', 'echo']");
+    expect(result.ok).toBe(false);
+    expect(llm.requests[1]!.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', content: result.content });
+  });
+
+  it('answers invalid JSON arguments with the pagent prefix', async () => {
+    const { result } = await resultOf('{"a": 1,');
+    expect(result.ok).toBe(false);
+    expect(result.content).toMatch(/^Invalid JSON in tool arguments: /);
+  });
+
+  it('answers a schema violation as "<name> error: invalid arguments"', async () => {
+    const { result } = await resultOf('{"a": 1, "b": "2", "c": 3}');
+    expect(result).toMatchObject({ ok: false, content: "add error: invalid arguments: 'b' must be integer, got string; unexpected property 'c'" });
+  });
+
+  it('answers a throwing tool as "<name> error: <message>" and still finishes the run', async () => {
+    const explode = tool<{ reason: string }>({
+      name: 'explode', description: '', parameters: { type: 'object', properties: { reason: { type: 'string' } } },
+      execute: ({ reason }) => { throw new Error(`boom: ${reason}`); },
+    });
+    const llm = scriptedModel([{ toolCalls: [call('c1', 'explode', '{"reason": "disk full"}')] }, { text: ['failed'] }]);
+    const events = await collect(new Agent({ llm, tools: [explode] }).events('q'));
+    expect(paramsOf(events, 'ToolResult')[0]).toMatchObject({ content: 'explode error: boom: disk full', ok: false });
+    expect(events.at(-1)?.params).toMatchObject({ content: 'failed', stop_reason: 'no_tool_calls' });
+  });
+
+  it('answers a tool timeout with ok false and goes on', async () => {
+    const slow = tool({ name: 'slow', description: '', parameters: { type: 'object' }, timeoutMs: 5, execute: () => new Promise(() => undefined) });
+    const llm = scriptedModel([{ toolCalls: [call('c1', 'slow', '{}')] }, { text: ['ok'] }]);
+    const events = await collect(new Agent({ llm, tools: [slow] }).events('q'));
+    expect(paramsOf(events, 'ToolResult')[0]).toMatchObject({ content: 'slow error: timed out after 5 ms', ok: false });
+    expect(llm.requests).toHaveLength(2);
+  });
+});
+
+describe('Agent tool approval', () => {
+  const guarded = tool<{ text: string }>({ ...echo, name: 'guarded', needsApproval: true });
+
+  it('asks approve() after the call\'s ToolCallBegin and runs the tool when approved', async () => {
+    const log: string[] = [];
+    const llm = scriptedModel([{ toolCalls: [call('c1', 'guarded', '{"text": "yes"}')] }, { text: ['ok'] }]);
+    const agent = new Agent({ llm, tools: [guarded], approve: async (c) => { log.push(`approve ${c.tool_call_id} ${c.name} ${c.arguments}`); return true; } });
+    for await (const e of agent.events('q')) log.push(e.method);
+    expect(log.slice(3, 6)).toEqual(['ToolCallBegin', 'approve c1 guarded {"text": "yes"}', 'ToolResult']);
+    expect(llm.requests[1]!.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', content: 'yes' });
+  });
+
+  it('answers a denied call with ok false saying it was denied', async () => {
+    const llm = scriptedModel([{ toolCalls: [call('c1', 'guarded', '{"text": "no"}')] }, { text: ['ok'] }]);
+    const events = await collect(new Agent({ llm, tools: [guarded], approve: () => false }).events('q'));
+    expect(paramsOf(events, 'ToolResult')[0]).toMatchObject({ ok: false, content: 'guarded error: denied by the user' });
+  });
+
+  it('denies every needsApproval call when the agent has no approve function', async () => {
+    const llm = scriptedModel([{ toolCalls: [call('c1', 'guarded', '{"text": "no"}')] }, { text: ['ok'] }]);
+    const events = await collect(new Agent({ llm, tools: [guarded] }).events('q'));
+    expect(paramsOf(events, 'ToolResult')[0]?.ok).toBe(false);
+    expect(paramsOf(events, 'ToolResult')[0]?.content).toMatch(/denied/);
+  });
+});
+
+describe('Agent parallel tools', () => {
+  it('runs the calls of a step concurrently and keeps the event order', async () => {
+    let running = 0;
+    let peak = 0;
+    const releases: Array<() => void> = [];
+    const wait = tool<{ text: string }>({
+      ...echo, name: 'wait',
+      execute: async ({ text }) => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise<void>((resolve) => releases.push(resolve));
+        running--;
+        return text;
+      },
+    });
+    const calls = [call('c1', 'wait', '{"text": "a"}'), call('c2', 'wait', '{"text": "b"}'), call('c3', 'wait', '{"text": "c"}')];
+    const llm = scriptedModel([{ toolCalls: calls }, { text: ['ok'] }]);
+    const agent = new Agent({ llm, tools: [wait], parallelTools: true });
+    const pending = collect(agent.events('q'));
+    while (releases.length < 3) await new Promise((r) => setTimeout(r, 1));
+    expect(peak).toBe(3);
+    releases.reverse().forEach((release) => release());
+    const events = await pending;
+    expect(methods(events).slice(2, 9)).toEqual(['StepEnd', 'ToolCallBegin', 'ToolResult', 'ToolCallBegin', 'ToolResult', 'ToolCallBegin', 'ToolResult']);
+    expect(paramsOf(events, 'ToolResult').map((p) => p.content)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('runs one call at a time by default', async () => {
+    let running = 0;
+    let peak = 0;
+    const step = tool({ ...echo, name: 'step', execute: async () => { running++; peak = Math.max(peak, running); await new Promise((r) => setTimeout(r, 1)); running--; return 'x'; } });
+    const llm = scriptedModel([{ toolCalls: [call('c1', 'step', '{"text": "a"}'), call('c2', 'step', '{"text": "b"}')] }, { text: ['ok'] }]);
+    await collect(new Agent({ llm, tools: [step] }).events('q'));
+    expect(peak).toBe(1);
+  });
+});
+
+describe('Agent cancellation', () => {
+  it('ends with TurnEnd and RunEnd cancelled, no RunError, and keeps the partial answer', async () => {
+    const controller = new AbortController();
+    const llm = scriptedModel([{ text: ['Part ', 'one'], beforeStep: () => controller.abort() }, { text: ['next'] }]);
+    const agent = new Agent({ llm });
+    const events = await collect(agent.events('q', { signal: controller.signal }));
+    expect(methods(events)).toEqual(['RunBegin', 'TurnBegin', 'TextDelta', 'TextDelta', 'TurnEnd', 'RunEnd']);
+    expect(events.at(-2)?.params).toEqual({ turn: 0, stopped: true, stop_reason: 'cancelled' });
+    expect(events.at(-1)?.params).toEqual({ content: 'Part one', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'cancelled', turn: 0 });
+    expect(agent.session.messages).toEqual([{ role: 'user', content: 'q' }, { role: 'assistant', content: 'Part one' }]);
+    expect((await agent.run('again')).content).toBe('next');
+  });
+
+  it('resolves run() with the cancelled RunEnd', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const end = await new Agent({ llm: scriptedModel([]) }).run('q', { signal: controller.signal });
+    expect(end.stop_reason).toBe('cancelled');
+  });
+
+  it('mid-tool: aborts the tool, completes the half turn and reports the StepEnd as RunEnd', async () => {
+    const controller = new AbortController();
+    let toolSignal: AbortSignal | undefined;
+    const hang = tool({ ...echo, name: 'hang', execute: (_a, ctx) => { toolSignal = ctx.signal; controller.abort(); return new Promise(() => undefined); } });
+    const calls = [call('c1', 'echo', '{"text": "done"}'), call('c2', 'hang', '{"text": "x"}'), call('c3', 'echo', '{"text": "never"}')];
+    const llm = scriptedModel([{ text: ['Working.'], toolCalls: calls }, { text: ['after'] }]);
+    const agent = new Agent({ llm, tools: [echo, hang] });
+    const events = await collect(agent.events('q', { signal: controller.signal }));
+    expect(methods(events).slice(-4)).toEqual(['ToolResult', 'ToolCallBegin', 'TurnEnd', 'RunEnd']);
+    expect(events.some((e) => e.method === 'RunError')).toBe(false);
+    expect(events.at(-1)?.params).toMatchObject({ content: 'Working.', tool_calls: calls, stop_reason: 'cancelled' });
+    expect(toolSignal?.aborted).toBe(true);
+    expectValidHistory(agent.session.messages);
+    expect(agent.session.messages.slice(2)).toEqual([
+      { role: 'tool', tool_call_id: 'c1', content: 'done' },
+      { role: 'tool', tool_call_id: 'c2', content: 'error: cancelled before the tool finished' },
+      { role: 'tool', tool_call_id: 'c3', content: 'error: cancelled before the tool finished' },
+    ]);
+    await agent.run('next');
+    expectValidHistory(llm.requests[1]!.messages);
+  });
+
+  it('mid-approval: a pending approve() is abandoned and the run ends cancelled', async () => {
+    const controller = new AbortController();
+    const guarded = tool({ ...echo, name: 'guarded', needsApproval: true });
+    const llm = scriptedModel([{ toolCalls: [call('c1', 'guarded', '{"text": "x"}')] }]);
+    const agent = new Agent({ llm, tools: [guarded], approve: () => { controller.abort(); return new Promise<boolean>(() => undefined); } });
+    const events = await collect(agent.events('q', { signal: controller.signal }));
+    expect(events.at(-1)?.params).toMatchObject({ stop_reason: 'cancelled' });
+    expectValidHistory(agent.session.messages);
+  });
+
+  it('breaking out of events() cancels the run and leaves a valid session', async () => {
+    let toolSignal: AbortSignal | undefined;
+    const hang = tool({ ...echo, name: 'hang', execute: (_a, ctx) => { toolSignal = ctx.signal; return new Promise(() => undefined); } });
+    const llm = scriptedModel([{ toolCalls: [call('c1', 'hang', '{"text": "x"}')] }, { text: ['ok'] }]);
+    const agent = new Agent({ llm, tools: [hang] });
+    for await (const e of agent.events('q')) if (e.method === 'ToolCallBegin') break;
+    expect(agent.session.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expect((await agent.run('again')).content).toBe('ok');
+    expect(toolSignal).toBeUndefined();
+  });
+
+  it('refuses a second run while one is in progress', async () => {
+    const llm = scriptedModel([{ text: ['a'] }]);
+    const agent = new Agent({ llm });
+    const first = agent.events('one');
+    await first.next();
+    await expect(agent.run('two')).rejects.toMatchObject({ code: 'busy' });
+    await first.return(undefined);
+  });
+});
+
+describe('Agent provider failures', () => {
+  it('emits RunError, TurnEnd and RunEnd with stop_reason error, and the session stays valid', async () => {
+    const failure = new PagentError('Bad gateway', { code: 'http', status: 502, where: 'llm' });
+    const llm = scriptedModel([
+      { toolCalls: [call('c1', 'echo', '{"text": "x"}')] },
+      { text: ['partial'], error: failure },
+      { text: ['recovered'] },
+    ]);
+    const agent = new Agent({ llm, tools: [echo] });
+    const events = await collect(agent.events('q'));
+    expect(methods(events).slice(-5)).toEqual(['TurnBegin', 'TextDelta', 'RunError', 'TurnEnd', 'RunEnd']);
+    expect(events.at(-3)?.params).toEqual({ message: 'Bad gateway', code: 'http', where: 'llm', status: 502 });
+    expect(events.at(-2)?.params).toEqual({ turn: 1, stopped: true, stop_reason: 'error' });
+    expect(events.at(-1)?.params).toEqual({ content: 'partial', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error', turn: 1 });
+    expectValidHistory(agent.session.messages);
+    const end = await agent.run('again');
+    expect(end.content).toBe('recovered');
+    expect(llm.requests[2]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
+  });
+
+  it('rejects run() with a PagentError carrying the RunError', async () => {
+    const llm = scriptedModel([{ error: new PagentError('rate limited', { code: 'http', status: 429, where: 'llm' }) }]);
+    const err = await new Agent({ llm }).run('q').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PagentError);
+    expect(err).toMatchObject({ message: 'rate limited', code: 'http', status: 429, where: 'llm' });
+  });
+
+  it('reports a non-PagentError throw as a provider error', async () => {
+    const events = await collect(new Agent({ llm: scriptedModel([{ error: new TypeError('oops') }]) }).events('q'));
+    expect(paramsOf(events, 'RunError')).toEqual([{ message: 'oops', code: 'provider', where: 'llm' }]);
+  });
+
+  it('makes text() throw after the deltas when the run fails', async () => {
+    const agent = new Agent({ llm: scriptedModel([{ text: ['a', 'b'], error: new PagentError('cut', { code: 'truncated', where: 'llm' }) }]) });
+    const seen: string[] = [];
+    await expect((async () => { for await (const t of agent.text('q')) seen.push(t); })()).rejects.toMatchObject({ code: 'truncated' });
+    expect(seen).toEqual(['a', 'b']);
+  });
+});
+
+describe('Agent text() and wire()', () => {
+  it('text() yields the text deltas only', async () => {
+    const agent = new Agent({ llm: scriptedModel([{ reasoning: ['hmm'], text: ['4', '.'] }]) });
+    const out: string[] = [];
+    for await (const t of agent.text('2+2')) out.push(t);
+    expect(out).toEqual(['4', '.']);
+  });
+
+  it('wire() yields NDJSON lines that decode back to the events', async () => {
+    const lines: string[] = [];
+    for await (const line of new Agent({ llm: scriptedModel([{ text: ['hi'] }]) }).wire('q')) lines.push(line);
+    expect(lines.every((l) => l.endsWith('\n'))).toBe(true);
+    expect(lines.map((l) => decodeEventLine(l.trimEnd()).method)).toEqual(['RunBegin', 'TurnBegin', 'TextDelta', 'StepEnd', 'TurnEnd', 'RunEnd']);
+  });
+});
+
+describe('Agent store wiring', () => {
+  it('restores an empty session from the store before the first run only', async () => {
+    const saved: ChatMessage[] = [{ role: 'user', content: 'earlier' }, { role: 'assistant', content: 'reply' }];
+    const store = memoryStore(saved);
+    const llm = scriptedModel([{ text: ['a'] }, { text: ['b'] }]);
+    const agent = new Agent({ llm, store, sessionId: 's1' });
+    await agent.run('now');
+    await agent.run('again');
+    expect(store.loads).toBe(1);
+    expect(llm.requests[0]!.messages).toEqual([...saved, { role: 'user', content: 'now' }]);
+  });
+
+  it('does not restore into a session that already has messages', async () => {
+    const store = memoryStore([{ role: 'user', content: 'stored' }]);
+    const session = new Session();
+    session.append({ role: 'user', content: 'local' }, { role: 'assistant', content: 'x' });
+    const llm = scriptedModel([{ text: ['a'] }]);
+    await new Agent({ llm, session, store, sessionId: 's1' }).run('q');
+    expect(llm.requests[0]!.messages[0]).toEqual({ role: 'user', content: 'local' });
+  });
+
+  it('appends only new, whole turns at every TurnEnd', async () => {
+    const store = memoryStore();
+    const calls = [call('c1', 'echo', '{"text": "x"}')];
+    const llm = scriptedModel([{ text: ['t0'], toolCalls: calls }, { text: ['t1'] }]);
+    const agent = new Agent({ llm, tools: [echo], store, sessionId: 's1' });
+    const appendsAtTurnEnd: number[] = [];
+    for await (const e of agent.events('q')) if (e.method === 'TurnEnd') appendsAtTurnEnd.push(store.appends.length);
+    expect(appendsAtTurnEnd).toEqual([1, 2]);
+    expect(store.appends).toEqual([
+      [{ role: 'user', content: 'q' }, { role: 'assistant', content: 't0', tool_calls: calls }, { role: 'tool', tool_call_id: 'c1', content: 'x' }],
+      [{ role: 'assistant', content: 't1' }],
+    ]);
+  });
+
+  it('saves a cancelled run without a half turn', async () => {
+    const store = memoryStore();
+    const controller = new AbortController();
+    const hang = tool({ ...echo, name: 'hang', execute: () => { controller.abort(); return new Promise(() => undefined); } });
+    const llm = scriptedModel([{ toolCalls: [call('c1', 'hang', '{"text": "x"}')] }]);
+    await new Agent({ llm, tools: [hang], store, sessionId: 's1' }).run('q', { signal: controller.signal });
+    const saved = store.appends.flat();
+    expect(saved.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    expectValidHistory(saved);
+  });
+
+  it('keeps messages queued when the store fails and saves them with the next append', async () => {
+    const appends: ChatMessage[][] = [];
+    let fail = true;
+    const store: AgentStore = {
+      load: async () => undefined,
+      append: async (_id, messages) => { if (fail) throw new Error('quota'); appends.push(messages); },
+    };
+    const llm = scriptedModel([{ text: ['a'] }, { text: ['b'] }]);
+    const agent = new Agent({ llm, store, sessionId: 's1' });
+    expect((await agent.run('one')).content).toBe('a');
+    fail = false;
+    await agent.run('two');
+    expect(appends.flat().map((m) => m.content)).toEqual(['one', 'a', 'two', 'b']);
+  });
+
+  it('fails the run with a store RunError when restoring fails', async () => {
+    const store: AgentStore = { load: async () => { throw new Error('blocked'); }, append: async () => undefined };
+    const events = await collect(new Agent({ llm: scriptedModel([]), store, sessionId: 's1' }).events('q'));
+    expect(methods(events)).toEqual(['RunBegin', 'RunError', 'RunEnd']);
+    expect(events[1]?.params).toMatchObject({ code: 'store', where: 'store' });
+  });
+});
