@@ -319,11 +319,14 @@ export class LLM {
     return out;
   }
 
+  // A new error rather than an edited message: the stack captured at construction repeats the message.
   #redactError(err: unknown): unknown {
     if (!(err instanceof Error)) return err;
     const message = this.#redact(err.message);
-    if (message !== err.message) err.message = message;
-    return err;
+    if (message === err.message) return err;
+    if (err instanceof HttpError) return new HttpError(message, err.status, err.where);
+    if (err instanceof PagentError) return new PagentError(message, { code: err.code, status: err.status, where: err.where });
+    return new PagentError(message, { code: 'provider', where: 'llm' });
   }
 
   #httpError(status: number, statusText: string, text: string): HttpError {

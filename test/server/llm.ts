@@ -50,7 +50,7 @@ const waitForClose = (req: IncomingMessage, res: ServerResponse): Promise<void> 
  *   ok                 200 "Hello world" stream
  *   s<status>          that status with {"error":{"message":"scripted <status>"}}
  *   s<status>-ra<n>    ... with Retry-After: n (seconds); -radate<n>: an HTTP date n seconds ahead; -rams<n>: retry-after-ms
- *   reset              the socket is destroyed before any response
+ *   reset              a broken status line, then the socket closes (a network error before any response)
  *   cut                200 headers and the first body byte, then the socket is destroyed
  *   end                200, one content chunk, then a clean end (no finish_reason, no [DONE])
  *   hang               no response at all until the client goes away
@@ -80,7 +80,9 @@ async function playStep(step: string, req: IncomingMessage, res: ServerResponse)
       res.writeHead(200, sseHeaders()).end(OK_STREAM);
       return;
     case 'reset':
-      req.socket.destroy();
+      // Not a bare destroy: Chromium silently retries a request whose reused socket closed without a byte,
+      // which would make the attempt count non-deterministic. A broken status line fails the request once.
+      req.socket.end('HTTP/1.1 5\r\n\r\n');
       return;
     case 'cut':
       res.writeHead(200, sseHeaders());

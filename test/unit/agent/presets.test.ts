@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { LLM } from '../../../src/agent/llm.js';
+import {
+  DeepSeek,
+  Groq,
+  LlamaCpp,
+  LMStudio,
+  Mistral,
+  Moonshot,
+  Ollama,
+  OpenAI,
+  OpenRouter,
+  PRESET_BASE_URLS,
+  Sglang,
+  Vllm,
+  type PresetOptions,
+} from '../../../src/agent/presets.js';
+
+const OK = 'data: {"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+
+/** A fetch that records what it was called with and answers a one-chunk stream. */
+function recordingFetch() {
+  const calls: Array<{ url: string; init: RequestInit }> = [];
+  const fetchImpl = (async (url: string | URL | Request, init?: RequestInit) => {
+    calls.push({ url: String(url), init: init ?? {} });
+    return new Response(OK, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
+  }) as typeof fetch;
+  return { calls, fetchImpl };
+}
+
+const presets: Array<[string, (model: string, opts?: PresetOptions) => LLM, string]> = [
+  ['OpenAI', OpenAI, 'https://api.openai.com/v1'],
+  ['DeepSeek', DeepSeek, 'https://api.deepseek.com'],
+  ['Moonshot', Moonshot, 'https://api.moonshot.ai/v1'],
+  ['OpenRouter', OpenRouter, 'https://openrouter.ai/api/v1'],
+  ['Groq', Groq, 'https://api.groq.com/openai/v1'],
+  ['Mistral', Mistral, 'https://api.mistral.ai/v1'],
+  ['Ollama', Ollama, 'http://localhost:11434/v1'],
+  ['LMStudio', LMStudio, 'http://localhost:1234/v1'],
+  ['Vllm', Vllm, 'http://localhost:8000/v1'],
+  ['Sglang', Sglang, 'http://localhost:30000/v1'],
+  ['LlamaCpp', LlamaCpp, 'http://localhost:8080/v1'],
+];
+
+describe('provider presets', () => {
+  it('covers every preset in PRESET_BASE_URLS', () => {
+    expect(presets.map(([name]) => name).sort()).toEqual(Object.keys(PRESET_BASE_URLS).sort());
+  });
+
+  for (const [name, make, baseURL] of presets) {
+    it(`${name} returns an LLM for the model with base URL ${baseURL}`, () => {
+      const llm = make('some-model');
+      expect(llm).toBeInstanceOf(LLM);
+      expect(llm.model).toBe('some-model');
+      expect(llm.baseURL).toBe(baseURL);
+      expect(llm.url).toBe(`${baseURL}/chat/completions`);
+    });
+
+    it(`${name} posts to its endpoint with only Content-Type and Authorization headers`, async () => {
+      const { calls, fetchImpl } = recordingFetch();
+      const step = await make('m', { apiKey: 'sk-test-1234567890', fetch: fetchImpl }).complete({ messages: [{ role: 'user', content: 'Hi' }] });
+      expect(step.content).toBe('hi');
+      expect(calls).toHaveLength(1);
+      expect(calls[0]!.url).toBe(`${baseURL}/chat/completions`);
+      expect(calls[0]!.init.method).toBe('POST');
+      expect(calls[0]!.init.headers).toEqual({ 'Content-Type': 'application/json', Authorization: 'Bearer sk-test-1234567890' });
+    });
+  }
+
+  it('lets the base URL be overridden (and drops a trailing slash)', () => {
+    expect(Moonshot('kimi-k2', { baseURL: 'https://api.moonshot.cn/v1/' }).url).toBe('https://api.moonshot.cn/v1/chat/completions');
+    expect(Ollama('qwen3', { baseURL: 'http://gpu-box:11434/v1' }).baseURL).toBe('http://gpu-box:11434/v1');
+  });
+
+  it('asks for usage by default, except Mistral which rejects stream_options', async () => {
+    for (const [name, make] of presets) {
+      const { calls, fetchImpl } = recordingFetch();
+      await make('m', { fetch: fetchImpl }).complete({ messages: [{ role: 'user', content: 'Hi' }] });
+      const body = JSON.parse(String(calls[0]!.init.body)) as Record<string, unknown>;
+      if (name === 'Mistral') expect(body).not.toHaveProperty('stream_options');
+      else expect(body['stream_options']).toEqual({ include_usage: true });
+    }
+  });
+
+  it('still sends stream_options to Mistral when includeUsage is set to true', async () => {
+    const { calls, fetchImpl } = recordingFetch();
+    await Mistral('m', { fetch: fetchImpl, includeUsage: true }).complete({ messages: [{ role: 'user', content: 'Hi' }] });
+    expect(JSON.parse(String(calls[0]!.init.body))).toHaveProperty('stream_options', { include_usage: true });
+  });
+});
+
+describe('LLM request body', () => {
+  it('is model, messages, stream, stream_options, then requestKwargs and per-call kwargs (later wins)', async () => {
+    const { calls, fetchImpl } = recordingFetch();
+    const llm = new LLM('gpt-x', { baseURL: 'https://example.test/v1', fetch: fetchImpl, requestKwargs: { temperature: 0.2, max_tokens: 100 } });
+    await llm.complete({ messages: [{ role: 'user', content: 'Hi' }], kwargs: { temperature: 0.9, reasoning_effort: 'low' } });
+    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({
+      model: 'gpt-x',
+      messages: [{ role: 'user', content: 'Hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: 0.9,
+      max_tokens: 100,
+      reasoning_effort: 'low',
+    });
+  });
+
+  it('sends tools only when there are some, and no Authorization header without a key', async () => {
+    const { calls, fetchImpl } = recordingFetch();
+    const llm = new LLM('m', { baseURL: 'http://localhost:1/v1', fetch: fetchImpl, includeUsage: false });
+    const tool = { type: 'function' as const, function: { name: 'echo', description: 'Echo', parameters: { type: 'object' } } };
+    await llm.complete({ messages: [{ role: 'user', content: 'a' }], tools: [] });
+    await llm.complete({ messages: [{ role: 'user', content: 'b' }], tools: [tool] });
+    const [first, second] = calls.map((c) => JSON.parse(String(c.init.body)) as Record<string, unknown>);
+    expect(first).toEqual({ model: 'm', messages: [{ role: 'user', content: 'a' }], stream: true });
+    expect(second!['tools']).toEqual([tool]);
+    expect(calls[0]!.init.headers).toEqual({ 'Content-Type': 'application/json' });
+  });
+
+  it('keeps the API key out of JSON.stringify of the client', () => {
+    const llm = OpenAI('gpt-4o', { apiKey: 'sk-secret-abcdef123456' });
+    expect(JSON.stringify(llm)).not.toContain('sk-secret');
+    expect(Object.values(llm)).not.toContain('sk-secret-abcdef123456');
+  });
+});
