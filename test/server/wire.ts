@@ -1,14 +1,242 @@
-import type { IncomingMessage } from 'node:http';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { RouteHandler } from './index.js';
+import { fileURLToPath } from 'node:url';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { CORS_HEADERS, readBody, sleep, type RouteHandler } from './index.js';
 
-/** Wire stream routes under /wire/* (corpus replays, error bodies, stalls). */
-export const wireRoutes: RouteHandler = (_req, _res, url) => {
+/**
+ * A scripted HTTP response, sent by the test as the JSON body of a POST to /wire/script (or as
+ * `?s=<JSON>` on a GET): how the server answers, byte by byte.
+ */
+export interface WireScript {
+  /** @defaultValue 200 */
+  status?: number;
+  /** Response headers (CORS headers are always added). No Content-Type unless given here. */
+  headers?: Record<string, string>;
+  /** Written in order, each as its own write. */
+  chunks?: string[];
+  /** Alternatively one body, cut into random pieces of 1..chunkMax bytes (seeded; cuts inside UTF-8 too). */
+  body?: string;
+  chunkMax?: number;
+  seed?: number;
+  /** Pause before every write after the first. */
+  delayMs?: number;
+  /** After the last write: end the response, keep it open until the client leaves, or reset the connection. */
+  end?: 'end' | 'hang' | 'destroy';
+  /** Record how the connection ended under this id (see /wire/closes). */
+  id?: string;
+}
+
+/** A scripted WebSocket session, given as `?s=<JSON>` on /wire/ws. */
+export interface WireSocketScript {
+  /** Text frames, or `{binary}` for a binary frame of that text's UTF-8 bytes. */
+  frames: Array<string | { binary: string }>;
+  /** Pause before every frame after the first. */
+  delayMs?: number;
+  /** After the last frame: a clean close, a TCP reset without a close frame, or nothing. */
+  end?: 'close' | 'terminate' | 'hang';
+  closeCode?: number;
+  closeReason?: string;
+  id?: string;
+}
+
+/** How a recorded connection ended, as /wire/closes?id= reports it. */
+export interface CloseRecord {
+  /** The connection is gone. */
+  closed: boolean;
+  /** The server had sent everything (its response ended, or it closed the socket) before it went. */
+  finishedByServer: boolean;
+  /** Chunks or frames written before it went. */
+  writes: number;
+  /** WebSocket only: the close code the server saw. */
+  code?: number;
+}
+
+const records = new Map<string, CloseRecord>();
+const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
+const SAFE_SEGMENT = /^[A-Za-z0-9_.-]+$/;
+
+/** A small seeded PRNG (mulberry32), so random chunkings are reproducible. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Cuts bytes into pieces of 1..max bytes, seeded. */
+export function chunkBytes(bytes: Buffer, max: number, seed: number): Buffer[] {
+  const next = random(seed);
+  const out: Buffer[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    const size = 1 + Math.floor(next() * Math.max(1, max));
+    out.push(bytes.subarray(at, at + size));
+    at += size;
+  }
+  return out;
+}
+
+async function play(req: IncomingMessage, res: ServerResponse, script: WireScript): Promise<void> {
+  const record: CloseRecord = { closed: false, finishedByServer: false, writes: 0 };
+  if (script.id) records.set(script.id, record);
+  let gone = false;
+  res.on('close', () => {
+    gone = true;
+    record.closed = true;
+    record.finishedByServer = res.writableFinished;
+  });
+  req.socket.setNoDelay(true);
+  res.writeHead(script.status ?? 200, { ...CORS_HEADERS, 'Cache-Control': 'no-cache', ...script.headers });
+  res.flushHeaders();
+
+  const pieces =
+    script.body !== undefined
+      ? chunkBytes(Buffer.from(script.body, 'utf8'), script.chunkMax ?? 16, script.seed ?? 1)
+      : (script.chunks ?? []).map((c) => Buffer.from(c, 'utf8'));
+  for (const [i, piece] of pieces.entries()) {
+    if (i > 0) await (script.delayMs ? sleep(script.delayMs) : new Promise((r) => setImmediate(r)));
+    if (gone) return;
+    res.write(piece);
+    record.writes += 1;
+  }
+  switch (script.end ?? 'end') {
+    case 'end':
+      res.end();
+      return;
+    case 'destroy':
+      await sleep(20);
+      req.socket.destroy();
+      return;
+    case 'hang':
+      // until the client leaves; a safety net so a broken test never keeps a socket forever
+      for (let waited = 0; !gone && waited < 30_000; waited += 25) await sleep(25);
+      if (!gone) res.end();
+  }
+}
+
+/** Serves a corpus file: NDJSON as is, or each line as an SSE `data:` message (`as=sse`). */
+function corpusScript(url: URL): WireScript | undefined {
+  const [, , , dir, file] = url.pathname.split('/');
+  if (!dir || !file || !SAFE_SEGMENT.test(dir) || !SAFE_SEGMENT.test(file)) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(`${fixtures}${dir}/${file}`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const q = url.searchParams;
+  const sse = q.get('as') === 'sse';
+  const body = sse
+    ? text
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => `data: ${line}\n\n`)
+        .join('')
+    : text;
+  const type = q.get('type') ?? (sse ? 'text/event-stream' : 'application/x-ndjson');
+  return {
+    headers: type === 'none' ? {} : { 'Content-Type': type },
+    body,
+    chunkMax: Number(q.get('chunkMax') ?? 16),
+    seed: Number(q.get('seed') ?? 1),
+    delayMs: Number(q.get('delayMs') ?? 0),
+  };
+}
+
+function json(res: ServerResponse, value: unknown, status = 200): void {
+  res.writeHead(status, { ...CORS_HEADERS, 'Content-Type': 'application/json' }).end(JSON.stringify(value));
+}
+
+/**
+ * Wire stream routes under /wire/*:
+ * - `POST /wire/script` (body: a {@link WireScript}) or `GET /wire/script?s=<JSON>`: a scripted response;
+ * - `GET|POST /wire/corpus/<dir>/<file>?as=sse|ndjson&chunkMax=&seed=&delayMs=&type=`: a corpus file in
+ *   random small chunks (`type=none` sends no Content-Type);
+ * - `GET /wire/echo` / `POST /wire/echo`: one pagent run whose `user_input` is the JSON of the request's
+ *   method, body and headers (x-*, accept, content-type);
+ * - `GET /wire/closes?id=`: the {@link CloseRecord} of a scripted connection (`{}` when unknown).
+ */
+export const wireRoutes: RouteHandler = async (req, res, url) => {
   if (!url.pathname.startsWith('/wire/')) return false;
+  const route = url.pathname.slice('/wire/'.length);
+  if (route === 'script') {
+    const text = req.method === 'POST' ? await readBody(req) : (url.searchParams.get('s') ?? '{}');
+    await play(req, res, JSON.parse(text) as WireScript);
+    return true;
+  }
+  if (route.startsWith('corpus/')) {
+    const script = corpusScript(url);
+    if (!script) return false;
+    if (req.method === 'POST') await readBody(req);
+    await play(req, res, script);
+    return true;
+  }
+  if (route === 'echo') {
+    const body = req.method === 'POST' ? await readBody(req) : null;
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([name]) => name.startsWith('x-') || name === 'accept' || name === 'content-type'),
+    );
+    const seen = JSON.stringify({ method: req.method, body, headers });
+    const lines = [
+      { jsonrpc: '2.0', method: 'RunBegin', params: { user_input: seen } },
+      { jsonrpc: '2.0', method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null } },
+    ];
+    res.writeHead(200, { ...CORS_HEADERS, 'Content-Type': 'application/x-ndjson' });
+    res.end(lines.map((l) => JSON.stringify(l) + '\n').join(''));
+    return true;
+  }
+  if (route === 'closes') {
+    json(res, records.get(url.searchParams.get('id') ?? '') ?? {});
+    return true;
+  }
   return false;
 };
 
-/** WebSocket upgrades under /wire/ws/*; returns false when the path is not a WebSocket route. */
-export function wireUpgrade(_req: IncomingMessage, _socket: Duplex, _head: Buffer): boolean {
-  return false;
+const sockets = new WebSocketServer({ noServer: true });
+
+async function playSocket(ws: WebSocket, script: WireSocketScript): Promise<void> {
+  const record: CloseRecord = { closed: false, finishedByServer: false, writes: 0 };
+  if (script.id) records.set(script.id, record);
+  let serverClosing = false;
+  ws.on('close', (code) => {
+    record.closed = true;
+    record.finishedByServer = serverClosing;
+    record.code = code;
+  });
+  ws.on('error', () => undefined);
+  for (const [i, frame] of script.frames.entries()) {
+    if (i > 0 && script.delayMs) await sleep(script.delayMs);
+    if (ws.readyState !== ws.OPEN) return;
+    if (typeof frame === 'string') ws.send(frame);
+    else ws.send(Buffer.from(frame.binary, 'utf8'), { binary: true });
+    record.writes += 1;
+  }
+  await sleep(10);
+  if (ws.readyState !== ws.OPEN) return;
+  const end = script.end ?? 'close';
+  if (end === 'hang') return;
+  serverClosing = true;
+  if (end === 'terminate') ws.terminate();
+  else ws.close(script.closeCode ?? 1000, script.closeReason);
+}
+
+/**
+ * WebSocket upgrades: `/wire/ws?s=<JSON>` plays a {@link WireSocketScript}; `/wire/ws-reject` refuses
+ * the handshake with 403. Returns false when the path is not a WebSocket route.
+ */
+export function wireUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  if (url.pathname === '/wire/ws-reject') {
+    socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    return true;
+  }
+  if (url.pathname !== '/wire/ws') return false;
+  const script = JSON.parse(url.searchParams.get('s') ?? '{"frames": []}') as WireSocketScript;
+  sockets.handleUpgrade(req, socket, head, (ws) => void playSocket(ws, script));
+  return true;
 }
