@@ -1,0 +1,90 @@
+/**
+ * Wire decoding: the push core against plain JSON.parse of the same lines, and whether the cost of a
+ * delta stays flat along a long answer.
+ */
+import { createWireDecoder } from '../src/index.js';
+import type { BenchCase } from './harness.js';
+
+const N = 10_000;
+const lines = Array.from(
+  { length: N },
+  (_, i) => `{"jsonrpc": "2.0", "method": "TextDelta", "params": {"text": "token ${i} "}}`,
+);
+const head = ['{"jsonrpc": "2.0", "method": "RunBegin", "params": {"user_input": "bench"}}', '{"jsonrpc": "2.0", "method": "TurnBegin", "params": {"turn": 0}}'];
+const ndjson = new TextEncoder().encode([...head, ...lines].join('\n') + '\n');
+const sse = new TextEncoder().encode([...head, ...lines].map((l) => `data: ${l}\n\n`).join(''));
+
+/** Cuts a body into network-sized chunks (4 KiB), so lines straddle chunk ends. */
+function chunks(bytes: Uint8Array, size = 4096): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
+  return out;
+}
+const ndjsonChunks = chunks(ndjson);
+const sseChunks = chunks(sse);
+
+function decodeAll(parts: Uint8Array[]): number {
+  let n = 0;
+  const decoder = createWireDecoder({ onEvent: () => void n++ });
+  for (const part of parts) decoder.feed(part);
+  decoder.end();
+  return n;
+}
+
+function parseLines(): number {
+  let n = 0;
+  const text = new TextDecoder().decode(ndjson);
+  for (const line of text.split('\n')) if (line !== '') n += JSON.parse(line) ? 1 : 0;
+  return n;
+}
+
+export const cases: BenchCase[] = [
+  {
+    name: `decoder (push core): NDJSON, ${N} TextDelta lines in 4 KiB chunks`,
+    baselineName: 'TextDecoder + split + JSON.parse of the same lines',
+    baseline: parseLines,
+    subject: () => decodeAll(ndjsonChunks),
+    notes: () => [`${ndjson.length} bytes, ${decodeAll(ndjsonChunks)} events`],
+  },
+  {
+    name: `decoder (push core): SSE, ${N} TextDelta messages in 4 KiB chunks`,
+    baselineName: 'TextDecoder + split + JSON.parse of the NDJSON lines',
+    baseline: parseLines,
+    subject: () => decodeAll(sseChunks),
+    notes: () => [`${sse.length} bytes`],
+  },
+];
+
+/** Per-delta cost along one stream: the last 1k deltas against the first 1k, median of 15 streams. */
+export async function run(): Promise<void> {
+  const body = lines.map((l) => new TextEncoder().encode(l + '\n'));
+  const ratios: number[] = [];
+  const firsts: number[] = [];
+  const lasts: number[] = [];
+  for (let rep = 0; rep < 15; rep++) {
+    const decoder = createWireDecoder({ onEvent: () => {} });
+    for (const h of head) decoder.feed(h + '\n');
+    let first = 0;
+    let last = 0;
+    let t = performance.now();
+    for (let i = 0; i < N; i++) {
+      decoder.feed(body[i]!);
+      if (i === 999) first = performance.now() - t;
+      if (i === N - 1001) t = performance.now();
+    }
+    last = performance.now() - t;
+    decoder.end();
+    if (rep >= 3) {
+      ratios.push(last / first);
+      firsts.push(first);
+      lasts.push(last);
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  console.log(`decoder: cost per delta along a ${N}-delta answer (one line a feed)`);
+  console.log(
+    `  last 1k deltas / first 1k deltas: ${median(ratios).toFixed(2)}x ` +
+      `(first ${median(firsts).toFixed(3)} ms, last ${median(lasts).toFixed(3)} ms per 1k, medians of ${ratios.length})`,
+  );
+  await Promise.resolve();
+}
