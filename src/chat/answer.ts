@@ -1,8 +1,9 @@
 /**
  * Renders a streamed answer into a target element, one appended chunk at a time: each `append` costs
- * only the new text. Plain text for now (a text node per chunk, merged at `end`); the same interface
- * is served by the markdown stream once it is available.
+ * only the new text. Answers go through the safe incremental markdown stream; reasoning and every other
+ * untrusted text through the plain-text renderer.
  */
+import { createMarkdownStream } from './markdown.js';
 
 /** An incremental renderer for one answer block. */
 export interface AnswerRenderer {
@@ -14,14 +15,16 @@ export interface AnswerRenderer {
 export interface AnswerRendererOptions {
   /** Remote images load only when this returns true. @defaultValue none load */
   allowImage?: (url: URL) => boolean;
+  /** Label of the copy button on code blocks. */
+  copyLabel?: string;
 }
 
 /**
- * Creates the renderer for one answer block in `target` (which it owns: it is emptied first).
- * Text is inserted as text, never parsed as HTML.
+ * Creates the markdown renderer for one answer block in `target` (which it owns: it is emptied first).
+ * Raw HTML in the text stays text; links and images pass the URL checks of the markdown stream.
  */
-export function createAnswerRenderer(target: HTMLElement, _options: AnswerRendererOptions = {}): AnswerRenderer {
-  return createTextRenderer(target);
+export function createAnswerRenderer(target: HTMLElement, options: AnswerRendererOptions = {}): AnswerRenderer {
+  return createMarkdownStream(target, options);
 }
 
 /**

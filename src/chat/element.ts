@@ -312,22 +312,30 @@ export class PagentChat extends LitElement {
     return this.langAttribute || this.inheritedLang || 'en';
   }
 
+  private stringsMemo: { locale: string; overrides: Partial<PagentChatStrings> | undefined; value: PagentChatStrings } | undefined;
+
   private get localStrings(): PagentChatStrings {
-    return stringsFor(this.locale, this.strings);
+    const locale = resolveLocale(this.locale);
+    const memo = this.stringsMemo;
+    if (memo && memo.locale === locale && memo.overrides === this.strings) return memo.value;
+    this.stringsMemo = { locale, overrides: this.strings, value: stringsFor(locale, this.strings) };
+    return this.stringsMemo.value;
   }
 
   private cachedContext: PartContext | undefined;
+  private contextAllowImage: ((url: URL) => boolean) | undefined;
 
   /** One context object per strings/locale/source change, so `guard` re-renders only changed rows. */
   private partContext(strings: PagentChatStrings): PartContext {
     const canRetry = Boolean(this.agent || this.client || this.src);
-    const c = this.cachedContext;
-    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry) return c;
     const allowImage = this.allowImage;
+    const c = this.cachedContext;
+    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage) return c;
+    this.contextAllowImage = allowImage;
     this.cachedContext = {
       strings,
       locale: resolveLocale(this.locale),
-      answerRenderer: (target) => createAnswerRenderer(target, allowImage ? { allowImage } : {}),
+      answerRenderer: (target) => createAnswerRenderer(target, { copyLabel: strings.copyCode, ...(allowImage ? { allowImage } : {}) }),
       textRenderer: createTextRenderer,
       onApproval: (callId, approved) => this.decide(callId, approved),
       onRetry: canRetry ? (input) => this.send(input) : undefined,

@@ -51,6 +51,7 @@ export interface PagentChatStrings {
   renamePrompt: string;
   delete: string;
   suggestions: string;
+  copyCode: string;
 }
 
 const en: PagentChatStrings = {
@@ -98,6 +99,7 @@ const en: PagentChatStrings = {
   renamePrompt: 'New title',
   delete: 'Delete',
   suggestions: 'Suggestions',
+  copyCode: 'Copy code',
 };
 
 const zhCN: PagentChatStrings = {
@@ -145,6 +147,7 @@ const zhCN: PagentChatStrings = {
   renamePrompt: '新标题',
   delete: '删除',
   suggestions: '建议',
+  copyCode: '复制代码',
 };
 
 const ja: PagentChatStrings = {
@@ -192,6 +195,7 @@ const ja: PagentChatStrings = {
   renamePrompt: '新しいタイトル',
   delete: '削除',
   suggestions: '候補',
+  copyCode: 'コードをコピー',
 };
 
 /** The built-in locales. */

@@ -1,0 +1,282 @@
+import { expect as chaiExpect } from '@open-wc/testing';
+import { describe, expect, it } from 'vitest';
+import type { PagentChat } from '../../../src/chat/element.js';
+import type { WireEvent } from '../../../src/wire/events.js';
+import { $, $$, END, answers, chatFixture, pushAll, textRun, toolCards, until } from './helpers.js';
+
+function keydown(target: HTMLElement, init: KeyboardEventInit & { keyCode?: number }): KeyboardEvent {
+  const e = new KeyboardEvent('keydown', { bubbles: true, composed: true, cancelable: true, ...init });
+  if (init.keyCode !== undefined) Object.defineProperty(e, 'keyCode', { value: init.keyCode });
+  target.dispatchEvent(e);
+  return e;
+}
+
+function collect<K extends keyof GlobalEventHandlersEventMap>(el: PagentChat, type: K): GlobalEventHandlersEventMap[K][] {
+  const out: GlobalEventHandlersEventMap[K][] = [];
+  document.addEventListener(type, (e) => out.push(e));
+  return out;
+}
+
+/** An async source that the test feeds by hand and that records whether it was closed. */
+function manualSource() {
+  const queue: WireEvent[] = [];
+  let wake: (() => void) | undefined;
+  let closed = false;
+  const iterable: AsyncIterable<WireEvent> = {
+    [Symbol.asyncIterator]() {
+      return {
+        async next() {
+          while (queue.length === 0 && !closed) await new Promise<void>((r) => (wake = r));
+          if (closed) return { done: true, value: undefined };
+          return { done: false, value: queue.shift()! };
+        },
+        async return() {
+          closed = true;
+          wake?.();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+  return {
+    iterable,
+    push(...events: WireEvent[]) {
+      queue.push(...events);
+      wake?.();
+    },
+    get closed() {
+      return closed;
+    },
+  };
+}
+
+describe('<pagent-chat> rendering', () => {
+  it('renders a user message, a streamed answer and announces it only when finished', async () => {
+    const el = await chatFixture();
+    const run = textRun('Hello?', ['Hi ', 'there', '!']);
+    await pushAll(el, run.slice(0, 4));
+    const log = $(el, '[part="timeline"]')!;
+    expect(log.getAttribute('role')).toBe('log');
+    expect(log.getAttribute('aria-busy')).toBe('true');
+    expect($(el, '[part~="user"]')!.textContent!.trim()).toBe('Hello?');
+    // the markdown stream may hold back the last characters of a line until it knows what they are
+    const streamed = answers(el);
+    expect(streamed.length).toBe(1);
+    expect(streamed[0]!.length).toBeGreaterThan(0);
+    expect('Hi there'.startsWith(streamed[0]!)).toBe(true);
+    expect($(el, '[role="status"]')!.textContent).toBe('');
+    await pushAll(el, run.slice(4));
+    expect(answers(el)).toEqual(['Hi there!']);
+    expect(log.getAttribute('aria-busy')).toBe('false');
+    expect($(el, '[role="status"]')!.textContent).toBe('Answer finished');
+  });
+
+  it('renders answer markdown but raw HTML as text', async () => {
+    const el = await chatFixture();
+    await pushAll(el, textRun('q', ['# Title\n\n- **one**\n- `two`\n\n<b>not bold</b>\n']));
+    const answer = $(el, '[part~="answer-text"]')!;
+    expect(answer.querySelector('h1')?.textContent).toBe('Title');
+    expect(answer.querySelectorAll('li').length).toBe(2);
+    expect(answer.querySelector('strong')?.textContent).toBe('one');
+    expect(answer.querySelector('b')).toBeNull();
+    expect(answer.textContent).toContain('<b>not bold</b>');
+  });
+
+  it('keeps reasoning open while it streams and collapses it when the answer starts', async () => {
+    const el = await chatFixture();
+    await pushAll(el, [{ method: 'RunBegin', params: { user_input: 'q' } }, { method: 'ReasoningDelta', params: { text: 'Let me think' } }]);
+    const details = $<HTMLDetailsElement>(el, 'details[part="reasoning"]')!;
+    expect(details.open).toBe(true);
+    expect(details.querySelector('[part="reasoning-text"]')!.textContent).toBe('Let me think');
+    await pushAll(el, [{ method: 'TextDelta', params: { text: 'Answer' } }]);
+    expect(details.open).toBe(false);
+    details.open = true;
+    await pushAll(el, [{ method: 'TextDelta', params: { text: ' more' } }]);
+    expect(details.open).toBe(true);
+  });
+
+  it('shows tool cards: pretty JSON or raw arguments, pending, result, failure, duration', async () => {
+    const el = await chatFixture();
+    await pushAll(el, [
+      { method: 'RunBegin', params: { user_input: 'q' } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'a', name: 'get_weather', arguments: '{"city":"Paris"}' } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'b', name: 'explode', arguments: '{oops' } },
+    ]);
+    expect(toolCards(el)).toEqual([['get_weather', 'pending'], ['explode', 'pending']]);
+    const args = $$(el, '[part="tool-arguments"]').map((n) => n.textContent);
+    expect(args).toEqual(['{\n  "city": "Paris"\n}', '{oops']);
+    await pushAll(el, [
+      { method: 'ToolResult', params: { tool_call_id: 'a', name: 'get_weather', content: '{"temp": 18}', ok: true, elapsed_ms: 42 } },
+      { method: 'ToolResult', params: { tool_call_id: 'b', name: 'explode', content: 'explode error: boom', ok: false, elapsed_ms: 1500 } },
+    ]);
+    expect(toolCards(el)).toEqual([['get_weather', 'ok'], ['explode', 'failed']]);
+    expect($$(el, '[part="tool-result"]').map((n) => n.textContent)).toEqual(['{"temp": 18}', 'explode error: boom']);
+    expect($$(el, '[part="tool-duration"]').map((n) => n.textContent)).toEqual(['42 ms', '1.5 s']);
+    expect($$(el, '[part="tool-status"]').map((n) => n.textContent)).toEqual(['Done', 'Failed']);
+    expect($(el, '[part~="tool-call-failed"]')).not.toBeNull();
+  });
+
+  it('shows turn boundaries and token usage', async () => {
+    const el = await chatFixture();
+    await pushAll(el, [
+      { method: 'RunBegin', params: { user_input: 'q' } },
+      { method: 'TurnBegin', params: { turn: 0 } },
+      { method: 'TurnBegin', params: { turn: 1 } },
+      { method: 'TextDelta', params: { text: 'ok' } },
+      { method: 'RunEnd', params: { ...END, content: 'ok', usage: { prompt_tokens: 1200, completion_tokens: 34, total_tokens: 1234 } } },
+    ]);
+    expect($$(el, '[part="turn"]').map((n) => n.textContent!.trim())).toEqual(['Turn 2']);
+    expect($(el, '[part="usage"]')!.textContent).toBe('1,200 in · 34 out · 1,234 tokens');
+  });
+
+  it('shows a RunError as a readable error with a retry that sends the input again', async () => {
+    const el = await chatFixture((c) => (c.client = { stream: () => (async function* () {})() }));
+    const sent = collect(el, 'pagent-send');
+    const errors = collect(el, 'pagent-error');
+    await pushAll(el, [
+      { method: 'RunBegin', params: { user_input: 'Try me' } },
+      { method: 'RunError', params: { message: 'Upstream said no', code: 'http', status: 503 } },
+      { method: 'RunEnd', params: { ...END, stop_reason: 'error' } },
+    ]);
+    const error = $(el, '[part="error"]')!;
+    expect(error.getAttribute('role')).toBe('alert');
+    expect(error.textContent).toContain('Upstream said no');
+    expect(error.textContent).toContain('http · 503');
+    expect(errors.map((e) => [e.detail.error.name, e.detail.error.code, e.detail.error.status])).toEqual([['PagentError', 'http', 503]]);
+    $<HTMLButtonElement>(el, '[part="retry-button"]')!.click();
+    expect(sent.map((e) => e.detail.text)).toEqual(['Try me']);
+  });
+
+  it('dispatches pagent-event for every event and pagent-run-end once, bubbling and composed', async () => {
+    const el = await chatFixture();
+    const events = collect(el, 'pagent-event');
+    const ends = collect(el, 'pagent-run-end');
+    const run = textRun('q', ['a', 'b']);
+    await pushAll(el, run);
+    expect(events.map((e) => e.detail.event.method)).toEqual(run.map((e) => e.method));
+    expect(events.every((e) => e.bubbles && e.composed)).toBe(true);
+    expect(ends.map((e) => e.detail.params.content)).toEqual(['ab']);
+  });
+});
+
+describe('<pagent-chat> composer', () => {
+  it('sends on Enter, inserts a newline on Shift+Enter, and never sends during IME composition', async () => {
+    const el = await chatFixture();
+    const sent = collect(el, 'pagent-send');
+    const input = $<HTMLTextAreaElement>(el, '[part="input"]')!;
+    input.value = '日本語';
+    expect(keydown(input, { key: 'Enter', isComposing: true }).defaultPrevented).toBe(false);
+    expect(keydown(input, { key: 'Enter', keyCode: 229 }).defaultPrevented).toBe(false);
+    expect(keydown(input, { key: 'Enter', shiftKey: true }).defaultPrevented).toBe(false);
+    expect(sent).toEqual([]);
+    keydown(input, { key: 'Enter' });
+    expect(sent.map((e) => e.detail.text)).toEqual(['日本語']);
+    expect(input.value).toBe('');
+    await el.updateComplete;
+    expect($(el, '[part~="user"]')!.textContent!.trim()).toBe('日本語');
+  });
+
+  it('lets a page cancel pagent-send and handle the text itself', async () => {
+    const el = await chatFixture();
+    el.addEventListener('pagent-send', (e) => e.preventDefault(), { once: true });
+    el.send('mine');
+    await el.updateComplete;
+    expect($(el, '[part~="user"]')).toBeNull();
+  });
+
+  it('sends suggestion chips from the slot', async () => {
+    const el = await chatFixture();
+    const chip = document.createElement('button');
+    chip.slot = 'suggestions';
+    chip.dataset['text'] = 'What is the weather?';
+    chip.textContent = 'Weather';
+    el.append(chip);
+    const sent = collect(el, 'pagent-send');
+    chip.click();
+    expect(sent.map((e) => e.detail.text)).toEqual(['What is the weather?']);
+  });
+
+  it('runs an agent, shows a stop button while streaming, and stopping keeps the partial answer marked stopped', async () => {
+    const src = manualSource();
+    let signal: AbortSignal | undefined;
+    const el = await chatFixture((c) => {
+      c.agent = {
+        events: (input, options) => {
+          signal = options?.signal;
+          src.push({ method: 'RunBegin', params: { user_input: input } }, { method: 'TextDelta', params: { text: 'Partial answer' } });
+          return src.iterable;
+        },
+      };
+    });
+    el.send('Go');
+    await until(() => answers(el)[0]?.startsWith('Partial') === true, 'the partial answer');
+    await el.updateComplete;
+    expect($(el, '[part="send-button"]')).toBeNull();
+    $<HTMLButtonElement>(el, '[part="stop-button"]')!.click();
+    await until(() => $(el, '[part="stopped"]') !== null, 'the stopped mark');
+    expect(signal?.aborted).toBe(true);
+    expect(src.closed).toBe(true);
+    expect(answers(el)).toEqual(['Partial answer']);
+    expect($(el, '[part="stop-button"]')).toBeNull();
+    expect($(el, '[part="timeline"]')!.getAttribute('aria-busy')).toBe('false');
+  });
+
+  it('new conversation clears the timeline', async () => {
+    const el = await chatFixture();
+    await pushAll(el, textRun('q', ['a']));
+    $<HTMLButtonElement>(el, '[part="new-button"]')!.click();
+    await el.updateComplete;
+    expect($$(el, '[part~="message"]')).toEqual([]);
+  });
+
+  it('asks for tool approval on the card and resolves with the choice', async () => {
+    const el = await chatFixture();
+    await pushAll(el, [
+      { method: 'RunBegin', params: { user_input: 'q' } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'a', name: 'delete_files', arguments: '{}' } },
+    ]);
+    const decision = el.requestApproval({ tool_call_id: 'a', name: 'delete_files', arguments: '{}' });
+    await el.updateComplete;
+    expect(toolCards(el)).toEqual([['delete_files', 'awaiting-approval']]);
+    $<HTMLButtonElement>(el, '[part="deny-button"]')!.click();
+    expect(await decision).toBe(false);
+    await el.updateComplete;
+    expect(toolCards(el)).toEqual([['delete_files', 'denied']]);
+    expect($(el, '[part="approve-button"]')).toBeNull();
+  });
+});
+
+describe('<pagent-chat> lifecycle', () => {
+  it('aborts the run when removed mid-stream and the source is closed', async () => {
+    const src = manualSource();
+    const el = await chatFixture();
+    const done = el.consume(src.iterable);
+    src.push({ method: 'RunBegin', params: { user_input: 'q' } }, { method: 'TextDelta', params: { text: 'streaming' } });
+    await until(() => answers(el)[0]?.startsWith('stream') === true, 'the first delta');
+    el.remove();
+    await done;
+    expect(src.closed).toBe(true);
+  });
+
+  it('keeps several elements on one page independent', async () => {
+    const a = await chatFixture();
+    const b = await chatFixture();
+    await pushAll(a, textRun('to a', ['A']));
+    await pushAll(b, textRun('to b', ['B']));
+    expect([answers(a), answers(b)]).toEqual([['A'], ['B']]);
+  });
+
+  it('passes an accessibility check with messages, reasoning, tools and an error', async () => {
+    const el = await chatFixture();
+    await pushAll(el, [
+      { method: 'RunBegin', params: { user_input: 'q' } },
+      { method: 'ReasoningDelta', params: { text: 'hmm' } },
+      { method: 'TextDelta', params: { text: 'answer' } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'a', name: 't', arguments: '{"x":1}' } },
+      { method: 'ToolResult', params: { tool_call_id: 'a', name: 't', content: 'r', ok: false } },
+      { method: 'RunError', params: { message: 'bad', code: 'provider' } },
+      { method: 'RunEnd', params: { ...END, stop_reason: 'error' } },
+    ]);
+    await chaiExpect(el).to.be.accessible();
+  });
+});
