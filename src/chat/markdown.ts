@@ -67,6 +67,8 @@ export interface MarkdownStream {
 
 const DEFAULT_COPY_LABEL = 'Copy code';
 const LANGUAGE = /^[A-Za-z0-9_+#.-]{1,40}$/;
+/** Stands in for `)` inside a link destination while the parser reads it (a private-use character). */
+const PAREN = '\ue000';
 
 interface Frame {
   token: number;
@@ -236,8 +238,9 @@ function createRenderer(root: ParentNode, options: MarkdownOptions, stats: Markd
     add_text(_: unknown, value: string) {
       put(top().el, text(value));
     },
-    set_attr(_: unknown, type: Attr, value: string) {
+    set_attr(_: unknown, type: Attr, raw: string) {
       const frame = top();
+      const value = raw.replaceAll(PAREN, ')');
       const el = frame.el as Element;
       switch (type) {
         case HREF:
@@ -290,10 +293,47 @@ function createStream(root: ParentNode, options: MarkdownOptions): MarkdownStrea
     stats.charsParsed += chunk.length;
     parser_write(p, chunk);
   };
+  const inDestination = (): boolean => (p.token === LINK || p.token === IMAGE) && p.pending.startsWith('](');
+  // The parser ends a destination at its first `)`; CommonMark (§6.3) allows balanced parentheses in it
+  // (Wikipedia URLs), so inner `)` reach the parser as a stand-in that the renderer turns back.
+  let depth = 0;
+  let previous = '';
+  const writeLine = (line: string): void => {
+    let i = 0;
+    while (i < line.length) {
+      if (inDestination()) {
+        let j = i;
+        for (; j < line.length; j++) {
+          const c = line[j];
+          if (c === '(') depth += 1;
+          else if (c === ')') {
+            if (depth === 0) break;
+            depth -= 1;
+          }
+        }
+        write(line.slice(i, j).replaceAll(')', PAREN));
+        i = j;
+        if (j < line.length) {
+          write(')');
+          i += 1;
+        }
+        continue;
+      }
+      // Write up to the next `](`, after which a destination may open.
+      const open = line.indexOf('](', i);
+      const end =
+        (i === 0 ? previous : line[i - 1]) === ']' && line[i] === '(' ? i + 1 : open === -1 ? line.length : open + 2;
+      write(line.slice(i, end));
+      previous = line[end - 1] ?? previous;
+      depth = 0;
+      i = end;
+    }
+    if (line !== '') previous = line[line.length - 1]!;
+  };
   // The parser keeps reading a link destination until `)`, across lines; a destination cannot hold a
   // line break (CommonMark §6.3), so at a newline or the end an open one is closed and shown as text.
   const closeOpenDestination = (): void => {
-    if ((p.token === LINK || p.token === IMAGE) && p.pending.startsWith('](')) {
+    if (inDestination()) {
       state.literal = true;
       write(')');
       state.literal = false;
@@ -306,12 +346,13 @@ function createStream(root: ParentNode, options: MarkdownOptions): MarkdownStrea
       const clean = chunk.includes('\r') ? chunk.replace(/\r/g, '') : chunk;
       let start = 0;
       for (let nl = clean.indexOf('\n'); nl !== -1; nl = clean.indexOf('\n', start)) {
-        write(clean.slice(start, nl));
+        writeLine(clean.slice(start, nl));
         closeOpenDestination();
         write('\n');
+        previous = '\n';
         start = nl + 1;
       }
-      write(clean.slice(start));
+      writeLine(clean.slice(start));
     },
     end() {
       if (ended) return;

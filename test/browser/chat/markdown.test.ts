@@ -109,6 +109,18 @@ describe('renderMarkdown', () => {
     );
   });
 
+  it('keeps balanced parentheses inside a link destination', () => {
+    expect(whole('[Pi](https://en.wikipedia.org/wiki/Pi_(letter)) and (x)').innerHTML).toBe(
+      `<p><a href="https://en.wikipedia.org/wiki/Pi_(letter)" ${LINK}>Pi</a> and (x)</p>`,
+    );
+    expect(streamed(['[Pi](https://w.example/P', 'i_(lett', 'er', ')', ')', ' ok']).innerHTML).toBe(
+      `<p><a href="https://w.example/Pi_(letter)" ${LINK}>Pi</a> ok</p>`,
+    );
+    expect(streamed(['[Pi]', '(https://w.example/a(b', ')c)', '!']).innerHTML).toBe(
+      `<p><a href="https://w.example/a(b)c" ${LINK}>Pi</a>!</p>`,
+    );
+  });
+
   it('links bare http(s) URLs without their trailing punctuation', () => {
     expect(whole('go to https://x.example/a. now').innerHTML).toBe(
       `<p>go to <a href="https://x.example/a" ${LINK}>https://x.example/a.</a> now</p>`,
@@ -193,6 +205,7 @@ const DOCUMENTS = [
   '| a | b |\n|---|:-:|\n| 1 | 2 |\n| 3 | 4 |\n\nafter',
   'Intro:\n\n```ts\nconst a = [1, 2];\nif (a.length > 1) {\n  console.log(a);\n}\n```\n\nDone.',
   '> quote\n> more\n\n---\n\ntext with [a link](https://example.com/x) and https://auto.example/y here',
+  'a [w](https://w.example/x_(y)_z) b ![i](http://i.example/(1).png) [c](u(v(w)))) end',
   'see [1], [bad](javascript:alert(1)) and ![img](https://img.example/p.png) then [cut](http://x.example\nafter',
   '- [ ] todo\n- [x] done\n\n    indented\n\nend',
 ];
