@@ -46,6 +46,7 @@ export interface ChunkAssembler {
 }
 
 interface CallSlot {
+  index: number | undefined;
   id: string;
   name: string;
   args: string[];
@@ -77,6 +78,10 @@ export function providerErrorMessage(error: unknown): string {
   return JSON.stringify(error) ?? 'unknown provider error';
 }
 
+// Calls in `index` order when every call has one (a stable sort keeps reused indexes in arrival order).
+const ordered = (slots: CallSlot[]): CallSlot[] =>
+  slots.every((s) => s.index !== undefined) ? [...slots].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)) : slots;
+
 /**
  * Creates an assembler for one streamed chat completion. Provider quirks handled:
  * - `role` missing, repeated or sent on every chunk (ignored);
@@ -88,6 +93,7 @@ export function providerErrorMessage(error: unknown): string {
  *   (Mistral: a new non-empty `id` starts a call, fragments without one continue the last call), with `""`
  *   ids or names on continuation fragments (ignored), with an `index` reused by a call with a new `id`
  *   (a new call), with `arguments` sent as an object (JSON-stringified); `type` is always `"function"`;
+ *   calls come out in `index` order (arrival order when some call has no index);
  * - `usage` in a final `choices: []` chunk, in every chunk, `null` after a real value (the real one is kept),
  *   inside the choice (Moonshot) or only in `x_groq.usage` (Groq);
  * - `finish_reason` missing, repeated (the last non-null wins) or `"stop"` with tool calls (kept verbatim);
@@ -106,7 +112,7 @@ export function createChunkAssembler(): ChunkAssembler {
   const stats: AssemblerStats = { chunks: 0, work: 0 };
 
   const newSlot = (index: number | undefined): CallSlot => {
-    const slot: CallSlot = { id: '', name: '', args: [] };
+    const slot: CallSlot = { index, id: '', name: '', args: [] };
     slots.push(slot);
     if (index !== undefined) byIndex.set(index, slot);
     return slot;
@@ -222,7 +228,7 @@ export function createChunkAssembler(): ChunkAssembler {
       cached ??= {
         content: content.join(''),
         reasoning_content: reasoning.join(''),
-        tool_calls: slots.map((s) => ({ id: s.id, type: 'function' as const, function: { name: s.name, arguments: s.args.join('') } })),
+        tool_calls: ordered(slots).map((s) => ({ id: s.id, type: 'function' as const, function: { name: s.name, arguments: s.args.join('') } })),
         finish_reason: finishReason,
         usage,
       };

@@ -142,6 +142,17 @@ export const QUIRK_STREAMS: Record<string, QuirkStream> = {
     expected: { ...empty, tool_calls: [call('g1', 'add', '{"a":1,"b":1}'), call('g2', 'add', '{"a":2,"b":2}')], finish_reason: 'tool_calls' },
     end: 'done',
   },
+  'tool-calls-out-of-order': {
+    quirk: 'the call with index 1 starts before the call with index 0: calls come out in index order',
+    sse: sse(
+      chunk([choice({ role: 'assistant', tool_calls: [{ index: 1, id: 'second', type: 'function', function: { name: 'echo', arguments: '{"text":"2"}' } }] })]),
+      chunk([choice({ tool_calls: [{ index: 0, id: 'first', type: 'function', function: { name: 'echo', arguments: '{"text":"1"}' } }] })]),
+      chunk([choice({}, 'tool_calls')]),
+      DONE,
+    ),
+    expected: { ...empty, tool_calls: [call('first', 'echo', '{"text":"1"}'), call('second', 'echo', '{"text":"2"}')], finish_reason: 'tool_calls' },
+    end: 'done',
+  },
   'tool-call-arguments-object': {
     quirk: 'arguments sent as a JSON object instead of a string (JSON-stringified)',
     sse: sse(chunk([choice({ role: 'assistant', tool_calls: [{ index: 0, id: 'o1', function: { name: 'add', arguments: { a: 1, b: 2 } } }] }, 'tool_calls')]), DONE),

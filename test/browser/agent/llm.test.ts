@@ -315,6 +315,41 @@ describe('LLM failures', () => {
   });
 });
 
+describe('LLM with an injected fetch', () => {
+  it('reports a 200 JSON error object as a provider error', async () => {
+    const fetchImpl = (async () =>
+      new Response(JSON.stringify({ error: { message: 'model overloaded', code: 'overloaded' } }), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      })) as typeof fetch;
+    const llm = new LLM('m', { baseURL: 'https://example.test/v1', fetch: fetchImpl });
+    const { error } = await collect(llm.stream({ messages: USER }));
+    expect((error as PagentError).code).toBe('provider');
+    expect((error as PagentError).message).toContain('model overloaded (code overloaded)');
+  });
+
+  it('keeps the key out of a network error whose cause quotes the header value (as undici does)', async () => {
+    let calls = 0;
+    const fetchImpl = (async () => {
+      calls++;
+      throw new TypeError(`Headers.append: "Bearer ${KEY}" is an invalid header value.`);
+    }) as typeof fetch;
+    const llm = new LLM('m', { baseURL: 'https://example.test/v1', apiKey: KEY, fetch: fetchImpl, retryBaseMs: 1 });
+    const { error } = await collect(llm.stream({ messages: USER }));
+    expect((error as PagentError).code).toBe('network');
+    expect((error as PagentError).message).toContain('Bearer [redacted]');
+    expectNoKey(error);
+    expect(calls).toBe(3);
+  });
+
+  it('reports an empty 200 body as truncated', async () => {
+    const fetchImpl = (async () => new Response('', { status: 200, headers: { 'Content-Type': 'text/event-stream' } })) as typeof fetch;
+    const llm = new LLM('m', { baseURL: 'https://example.test/v1', fetch: fetchImpl });
+    const { error } = await collect(llm.stream({ messages: USER }));
+    expect((error as PagentError).code).toBe('truncated');
+  });
+});
+
 describe('LLM cancellation', () => {
   it('throws the signal reason without a request when already aborted', async () => {
     const { llm, attempts } = scripted('ok');
