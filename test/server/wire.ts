@@ -12,6 +12,8 @@ import { CORS_HEADERS, readBody, sleep, type RouteHandler } from './index.js';
 export interface WireScript {
   /** @defaultValue 200 */
   status?: number;
+  /** Wait this long before sending the status line and headers. */
+  headersDelayMs?: number;
   /** Response headers (CORS headers are always added). No Content-Type unless given here. */
   headers?: Record<string, string>;
   /** Written in order, each as its own write. */
@@ -91,6 +93,8 @@ async function play(req: IncomingMessage, res: ServerResponse, script: WireScrip
     record.finishedByServer = res.writableFinished;
   });
   req.socket.setNoDelay(true);
+  for (let waited = 0; !gone && waited < (script.headersDelayMs ?? 0); waited += 10) await sleep(10);
+  if (gone) return;
   res.writeHead(script.status ?? 200, { ...CORS_HEADERS, 'Cache-Control': 'no-cache', ...script.headers });
   res.flushHeaders();
 
