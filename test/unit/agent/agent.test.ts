@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { Agent, type AgentStore } from '../../../src/agent/agent.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { Agent, type AgentModel, type AgentStore } from '../../../src/agent/agent.js';
+import type { LLM } from '../../../src/agent/llm.js';
+import type { SessionStore } from '../../../src/store/session-store.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
-import { Session } from '../../../src/agent/session.js';
-import { tool } from '../../../src/agent/tools.js';
+import { Session, type SlidingWindowSession, type SummaryModel } from '../../../src/agent/session.js';
+import { tool, type Tool } from '../../../src/agent/tools.js';
 import { decodeEventLine } from '../../../src/wire/codec.js';
 import type { ParamsOf, WireEvent } from '../../../src/wire/events.js';
 import { PagentError } from '../../../src/errors.js';
@@ -450,5 +452,15 @@ describe('Agent store wiring', () => {
     const events = await collect(new Agent({ llm: scriptedModel([]), store, sessionId: 's1' }).events('q'));
     expect(methods(events)).toEqual(['RunBegin', 'RunError', 'RunEnd']);
     expect(events[1]?.params).toMatchObject({ code: 'store', where: 'store' });
+  });
+});
+
+describe('Agent types', () => {
+  it('accepts the real LLM client, the session store and sessions of every kind', () => {
+    expectTypeOf<LLM>().toExtend<AgentModel>();
+    expectTypeOf<LLM>().toExtend<SummaryModel>();
+    expectTypeOf<SessionStore>().toExtend<AgentStore>();
+    expectTypeOf<SlidingWindowSession>().toExtend<Session>();
+    expectTypeOf(tool<{ a: number }>({ name: 'x', description: '', parameters: {}, execute: ({ a }) => String(a) })).toExtend<Tool<never>>();
   });
 });
