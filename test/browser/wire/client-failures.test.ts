@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { WireClient, type WireDecodeError, type WireEvent } from '../../../src/index.js';
+import { WireClient, type WireClientOptions, type WireDecodeError, type WireEvent } from '../../../src/index.js';
 import type { WireScript } from '../../server/wire.js';
 import { api, collect, FAILED_RUN_END, methods, projectRuns, rpc, serverSawClose, uniqueId } from './client-helpers.js';
 
-const client = (options?: ConstructorParameters<typeof WireClient>[1]) => new WireClient(`${api}/wire/script`, options);
+const client = (options?: Omit<WireClientOptions, 'includeUnknown'>) => new WireClient(`${api}/wire/script`, options);
 const opening = [rpc('RunBegin', { user_input: 'q' }), rpc('TurnBegin', { turn: 0 }), rpc('TextDelta', { text: 'Hel' })];
 
 describe('WireClient on HTTP errors', () => {
