@@ -41,6 +41,7 @@ export interface LineSplitterOptions {
 
 /** A push line splitter over text. */
 export interface LineSplitter {
+  /** Splits the next piece of text, cut anywhere. */
   push(text: string): void;
   /** Flushes a last line without a terminator. */
   end(): void;
@@ -170,6 +171,7 @@ export interface FramingOptions {
 
 /** The framing layer: bytes (or text) in, documents out. */
 export interface Framing {
+  /** Frames the next chunk, cut anywhere (inside a UTF-8 sequence, a CRLF or a line). */
   push(chunk: Uint8Array | string): void;
   /** EOF: flushes a last line without a terminator and a last SSE message without its blank line. */
   end(): void;
@@ -211,6 +213,9 @@ const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === LF || 
  * across chunks decodes once, and a leading BOM is dropped), then through the line splitter. NDJSON:
  * every non-blank line is a document. SSE: lines go through eventsource-parser; each message's `data`
  * is a document, except empty data and `[DONE]`; `event`, `id`, `retry` and comments are ignored.
+ * Unlike `EventSource`, a last message whose blank line never came is still delivered at `end()` (a cut
+ * one then fails to decode, as a cut NDJSON line does). An SSE message's size is capped in UTF-16
+ * units of its lines (each line on its own in exact UTF-8 bytes).
  */
 export function createFraming(options: FramingOptions): Framing {
   const { maxLineBytes, onDocument, onTooLong } = options;
@@ -270,7 +275,8 @@ export function createFraming(options: FramingOptions): Framing {
         }
         return;
       }
-      if (line !== '') {
+      if (line === '') messageUnits = 0;
+      else {
         if (!isSseLine(line)) garbageLines++;
         messageUnits += line.length;
         if (messageUnits > maxLineBytes) {

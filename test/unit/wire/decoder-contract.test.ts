@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import {
   createWireDecoder,
   WireDecodeError,
@@ -281,6 +281,26 @@ describe('bad input', () => {
       const out = decodeChunks(['{"jsonrpc":"2.0","method":"TextDelta","params":{"text":"a\u2028b","extra":[1]}}\n']);
       expect(out.events[1]).toEqual({ method: 'TextDelta', params: { text: 'a\u2028b', extra: [1] } });
     });
+  });
+});
+
+describe('types', () => {
+  it('hands onEvent WireEvent, or WireEvent | UnknownEvent only with includeUnknown: true', () => {
+    const seen: string[] = [];
+    createWireDecoder({
+      onEvent: (e) => {
+        expectTypeOf(e).toEqualTypeOf<WireEvent>();
+        seen.push(e.method);
+      },
+    }).end();
+    createWireDecoder({ includeUnknown: true, onEvent: (e) => expectTypeOf(e).toEqualTypeOf<WireEvent | UnknownEvent>() });
+    // @ts-expect-error a WireEvent-only handler cannot take unknown events
+    createWireDecoder({ includeUnknown: true, onEvent: (e: WireEvent) => void e });
+    const decoder = createWireDecoder({ onEvent: () => {} });
+    expectTypeOf(decoder.runOpen).toEqualTypeOf<boolean>();
+    // @ts-expect-error fail() takes only the codes the async adapters use
+    decoder.fail('decode', 'x');
+    expect(seen).toEqual([]);
   });
 });
 

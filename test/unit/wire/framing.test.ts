@@ -152,6 +152,13 @@ describe('SSE framing', () => {
     expect(frame([`data: ${doc}\n\ndata:\n\ndata: [DONE]\n\n`]).docs).toEqual([[1, doc]]);
   });
 
+  it('does not count comment-only blocks against maxLineBytes', () => {
+    const pings = ': ping\n\n'.repeat(50);
+    const { docs, errors } = frame([pings + `data: ${doc}\n\n`], 'sse', 100);
+    expect(errors).toEqual([]);
+    expect(docs).toEqual([[1, doc]]);
+  });
+
   it('decodes a last message whose blank line never came', () => {
     expect(frame([`data: ${doc}\n\ndata: ${doc}`]).docs).toEqual([[1, doc], [2, doc]]);
   });
