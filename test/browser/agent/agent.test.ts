@@ -6,6 +6,7 @@ import { LLM } from '../../../src/agent/llm.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 import { Session } from '../../../src/agent/session.js';
 import { tool } from '../../../src/agent/tools.js';
+import { createSessionStore } from '../../../src/store/session-store.js';
 import { PagentError } from '../../../src/errors.js';
 import type { ParamsOf, WireEvent } from '../../../src/wire/events.js';
 import type { ScriptedResponse } from '../../server/replay.js';
@@ -181,5 +182,26 @@ describe('Agent over HTTP: tool faults go back to the model', () => {
       [false, 'guarded error: denied by the user'],
       [true, 'second'],
     ]);
+  });
+});
+
+describe('Agent with the IndexedDB session store', () => {
+  it('saves each turn and a new agent restores the conversation before its first run', async () => {
+    const store = createSessionStore({ name: `agent-test-${crypto.randomUUID()}` });
+    const { llm, requests } = await scripted([toolCalls(['c1', 'echo', '{"text": "saved"}']), text('First.'), text('Second.')]);
+    await new Agent({ llm, tools: [echo], store, sessionId: 'chat-1' }).run('one');
+    const stored = await store.load('chat-1');
+    expect(stored?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+
+    const restored = new Agent({ llm, tools: [echo], session: new Session('sys'), store, sessionId: 'chat-1' });
+    await restored.run('two');
+    const bodies = await requests();
+    expect(bodies[2]!.messages).toEqual([
+      { role: 'system', content: 'sys' },
+      ...(stored?.messages ?? []),
+      { role: 'user', content: 'two' },
+    ]);
+    expect((await store.load('chat-1'))?.messages).toHaveLength(6);
+    await store.clear();
   });
 });
