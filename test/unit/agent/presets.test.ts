@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { LLM } from '../../../src/agent/llm.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { LLM, type AssembledStep, type LLMStreamEvent } from '../../../src/agent/llm.js';
 import {
   DeepSeek,
   Groq,
@@ -121,5 +121,20 @@ describe('LLM request body', () => {
     const llm = OpenAI('gpt-4o', { apiKey: 'sk-secret-abcdef123456' });
     expect(JSON.stringify(llm)).not.toContain('sk-secret');
     expect(Object.values(llm)).not.toContain('sk-secret-abcdef123456');
+  });
+});
+
+describe('LLM types', () => {
+  it('types presets, stream events and options as the contract says', () => {
+    expectTypeOf(OpenAI).returns.toEqualTypeOf<LLM>();
+    expectTypeOf<PresetOptions['baseURL']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<LLM['complete']>().returns.resolves.toEqualTypeOf<AssembledStep>();
+    expectTypeOf<Extract<LLMStreamEvent, { type: 'step' }>['step']>().toEqualTypeOf<AssembledStep>();
+    expectTypeOf<Extract<LLMStreamEvent, { type: 'text' }>>().toEqualTypeOf<{ type: 'text'; text: string }>();
+    // @ts-expect-error baseURL is required by the LLM constructor
+    expect(() => new LLM('m', {})).toThrow();
+    // @ts-expect-error apiKey is a string
+    const wrongKey = () => OpenAI('m', { apiKey: 1 });
+    expectTypeOf(wrongKey).toBeFunction();
   });
 });
