@@ -1,8 +1,58 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Connect, Plugin } from 'vite';
+import { Agent, LLM, Session } from '../src/index.js';
+import { handleScriptedCompletion } from './scripted-model.js';
+import { demoTools, DEMO_SYSTEM_PROMPT } from './tools.js';
 
-/** The demo's local servers (no network, no API key): mounted on the dev and preview servers. */
+/**
+ * The demo's local servers (no network, no API key), mounted on the dev and preview servers:
+ * - `POST /demo/v1/chat/completions` — the scripted OpenAI-compatible model (demo/scripted-model.ts);
+ * - `POST /demo/api/chat` — a wire server: runs an `Agent` in Node against that model and streams
+ *   `agent.wire()` as NDJSON, keeping each conversation under its `X-Session-Id`.
+ */
 export function demoServer(): Plugin {
-  const mount = (_app: Connect.Server): void => {};
+  const sessions = new Map<string, Session>();
+
+  async function handleChat(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    let body: { message?: unknown; session_id?: unknown };
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
+    } catch {
+      res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ detail: 'Body must be JSON: {"message": "..."}' }));
+      return;
+    }
+    if (typeof body.message !== 'string' || body.message.trim() === '') {
+      res.writeHead(422, { 'Content-Type': 'application/json' }).end(
+        JSON.stringify({ detail: [{ loc: ['body', 'message'], msg: 'Field required', type: 'missing' }] }),
+      );
+      return;
+    }
+    const sessionId = typeof body.session_id === 'string' && sessions.has(body.session_id) ? body.session_id : crypto.randomUUID();
+    let session = sessions.get(sessionId);
+    if (!session) sessions.set(sessionId, (session = new Session(DEMO_SYSTEM_PROMPT)));
+    const llm = new LLM('scripted', { baseURL: `http://${req.headers.host}/demo/v1` });
+    const agent = new Agent({ llm, session, tools: demoTools });
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    res.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-store', 'X-Session-Id': sessionId });
+    for await (const line of agent.wire(body.message, { signal: abort.signal })) res.write(line);
+    res.end();
+  }
+
+  const mount = (app: Connect.Server): void => {
+    app.use('/demo', (req, res, next) => {
+      if (req.method !== 'POST') return next();
+      const route =
+        req.url === '/v1/chat/completions' ? handleScriptedCompletion(req, res) : req.url === '/api/chat' ? handleChat(req, res) : undefined;
+      if (!route) return next();
+      route.catch((err: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
+        res.end(String(err));
+      });
+    });
+  };
   return {
     name: 'pagent-demo-server',
     configureServer(server) {
