@@ -44,12 +44,14 @@ export interface SessionExport {
   session: { version: 1; kind: SessionKind; systemPrompt: string | undefined; messages: ChatMessage[] };
 }
 
+/** The `format` field of an export file. */
 export const EXPORT_FORMAT = 'pagent-web/session';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
+/** True for a known {@link SessionKind}. */
 export function isSessionKind(v: unknown): v is SessionKind {
   return v === 'session' || v === 'sliding-window' || v === 'compacting';
 }

@@ -138,7 +138,8 @@ const messageRange = (id: string): IDBKeyRange => IDBKeyRange.bound(['message', 
 // Array keys sort after strings, so this range holds every ["session", <string>] key and nothing else.
 const sessionRange = (): IDBKeyRange => IDBKeyRange.bound(['session'], ['session', []]);
 
-type Wire = Omit<Extract<StoreChange, { type: 'append' }>, 'remote'> | Omit<Extract<StoreChange, { type: 'save' }>, 'remote'>
+/** A change as posted on the BroadcastChannel (receivers add `remote`). */
+type ChangeMessage = Omit<Extract<StoreChange, { type: 'append' }>, 'remote'> | Omit<Extract<StoreChange, { type: 'save' }>, 'remote'>
   | Omit<Extract<StoreChange, { type: 'rename' }>, 'remote'> | Omit<Extract<StoreChange, { type: 'delete' }>, 'remote'>
   | Omit<Extract<StoreChange, { type: 'clear' }>, 'remote'>;
 
@@ -284,7 +285,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     }
   }
 
-  function emit(change: Wire): void {
+  function emit(change: ChangeMessage): void {
     for (const l of [...listeners]) l({ ...change, remote: false } as StoreChange);
     openChannel()?.postMessage(change);
   }
@@ -292,7 +293,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
   function openChannel(): BroadcastChannel | undefined {
     if (channel || typeof BroadcastChannel === 'undefined') return channel;
     channel = new BroadcastChannel(`pagent-web:store:${name}`);
-    channel.onmessage = (event: MessageEvent<Wire>) => {
+    channel.onmessage = (event: MessageEvent<ChangeMessage>) => {
       for (const l of [...listeners]) l({ ...event.data, remote: true } as StoreChange);
     };
     return channel;
