@@ -32,8 +32,8 @@ export interface WireScript {
 
 /** A scripted WebSocket session, given as `?s=<JSON>` on /wire/ws. */
 export interface WireSocketScript {
-  /** Text frames, or `{binary}` for a binary frame of that text's UTF-8 bytes. */
-  frames: Array<string | { binary: string }>;
+  /** Text frames, or binary frames: `{binary}` (that text's UTF-8 bytes) or `{bytes}` (raw bytes). */
+  frames: Array<string | { binary: string } | { bytes: number[] }>;
   /** Pause before every frame after the first. */
   delayMs?: number;
   /** After the last frame: a clean close, a TCP reset without a close frame, or nothing. */
@@ -217,7 +217,7 @@ async function playSocket(ws: WebSocket, script: WireSocketScript): Promise<void
     if (i > 0 && script.delayMs) await sleep(script.delayMs);
     if (ws.readyState !== ws.OPEN) return;
     if (typeof frame === 'string') ws.send(frame);
-    else ws.send(Buffer.from(frame.binary, 'utf8'), { binary: true });
+    else ws.send('bytes' in frame ? Buffer.from(frame.bytes) : Buffer.from(frame.binary, 'utf8'), { binary: true });
     record.writes += 1;
   }
   await sleep(10);

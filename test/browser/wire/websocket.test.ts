@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { decodeEventLine, decodeWebSocket, type WireEvent } from '../../../src/index.js';
+import type { WireSocketScript } from '../../server/wire.js';
+import { api, collect, methods, projectRuns, rpc, serverSawClose, uniqueId } from './client-helpers.js';
+
+import toolStream from '../../fixtures/pagent/tool_stream.ndjson?raw';
+import unicode from '../../fixtures/pagent/unicode.ndjson?raw';
+import victorExample from '../../fixtures/victor/docs_api_reference_sse_example.ndjson?raw';
+
+const socketTo = (script: WireSocketScript): WebSocket =>
+  new WebSocket(`${api.replace(/^http/, 'ws')}/wire/ws?s=${encodeURIComponent(JSON.stringify(script))}`);
+
+/** Cuts text into frames of 1..max characters (seeded), so frames hold several lines or part of one. */
+function frames(text: string, max: number, seed: number): string[] {
+  let state = seed;
+  const next = (): number => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+  const out: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    const size = 1 + Math.floor(next() * max);
+    out.push(text.slice(at, at + size));
+    at += size;
+  }
+  return out;
+}
+
+const linesOf = (text: string): string[] => text.split('\n').filter((l) => l !== '');
+const opening = [rpc('RunBegin', { user_input: 'ws' }), rpc('TurnBegin', { turn: 0 }), rpc('TextDelta', { text: 'Hel' })];
+
+describe('decodeWebSocket', () => {
+  it('decodes NDJSON lines cut across frames to the events of the lines', async () => {
+    for (const [text, seed] of [
+      [toolStream, 1],
+      [toolStream, 2],
+      [unicode, 3],
+    ] as const) {
+      const events = await collect(decodeWebSocket(socketTo({ frames: frames(text, 40, seed) })));
+      expect(events).toEqual(linesOf(text).map(decodeEventLine));
+    }
+  });
+
+  it('decodes several lines in one frame', async () => {
+    const events = await collect(decodeWebSocket(socketTo({ frames: [toolStream] })));
+    expect(events).toEqual(linesOf(toolStream).map(decodeEventLine));
+  });
+
+  it('reads binary frames as UTF-8, even when a character is split between frames', async () => {
+    const bytes = [...new TextEncoder().encode(rpc('TextDelta', { text: 'café ☕' }))];
+    const cut = bytes.indexOf(0xe2) + 1; // after the first of the three bytes of ☕
+    const events = await collect(
+      decodeWebSocket(
+        socketTo({
+          frames: [
+            rpc('RunBegin', { user_input: '' }),
+            { bytes: bytes.slice(0, cut) },
+            { bytes: bytes.slice(cut) },
+            { binary: rpc('RunEnd', { content: 'café ☕', tool_calls: [], reasoning_content: '', usage: null }) },
+          ],
+        }),
+      ),
+    );
+    expect(events[1]).toEqual({ method: 'TextDelta', params: { text: 'café ☕' } });
+    expect(methods(events)).toEqual(['RunBegin', 'TextDelta', 'RunEnd']);
+  });
+
+  it('decodes Victor JSONL from frames like the HTTP stream', async () => {
+    const runs = projectRuns(await collect(decodeWebSocket(socketTo({ frames: frames(victorExample, 30, 5) }))));
+    expect(runs).toEqual([
+      {
+        text: 'The failure is caused by…',
+        reasoning: '…',
+        calls: [['victor-1', 'shell', '{"cmd":"pytest -x"}']],
+        results: [['victor-1', 'shell', '1 failed…', true]],
+        errors: [],
+        end: { content: 'The failure is caused by…', reasoning_content: '', stop_reason: 'no_tool_calls' },
+      },
+    ]);
+  });
+
+  it('keeps frames that arrive before iteration starts', async () => {
+    const socket = socketTo({ frames: [toolStream], end: 'hang' });
+    const events = decodeWebSocket(socket);
+    await new Promise<void>((resolve) => socket.addEventListener('open', () => setTimeout(resolve, 100)));
+    const seen: WireEvent[] = [];
+    for await (const event of events) {
+      seen.push(event);
+      if (event.method === 'RunEnd') break;
+    }
+    expect(seen).toEqual(linesOf(toolStream).map(decodeEventLine));
+  });
+
+  it('ends a run cut by a clean close as truncated', async () => {
+    const events = await collect(decodeWebSocket(socketTo({ frames: opening, end: 'close' })));
+    expect(methods(events)).toEqual(['RunBegin', 'TurnBegin', 'TextDelta', 'RunError', 'RunEnd']);
+    expect(events[3]?.params).toMatchObject({ code: 'truncated' });
+    expect(events[4]?.params).toMatchObject({ content: 'Hel', stop_reason: 'error' });
+  });
+
+  it('adds nothing when the socket closes cleanly between runs', async () => {
+    const run = [rpc('RunBegin', { user_input: '' }), rpc('RunEnd', { content: '', tool_calls: [], reasoning_content: '', usage: null })];
+    const events = await collect(decodeWebSocket(socketTo({ frames: [...run, ...run], end: 'close' })));
+    expect(methods(events)).toEqual(['RunBegin', 'RunEnd', 'RunBegin', 'RunEnd']);
+  });
+
+  it('ends a run cut by a dropped connection with RunError{network}', async () => {
+    const events = await collect(decodeWebSocket(socketTo({ frames: opening, end: 'terminate' })));
+    expect(methods(events)).toEqual(['RunBegin', 'TurnBegin', 'TextDelta', 'RunError', 'RunEnd']);
+    expect(events[3]?.params).toMatchObject({ code: 'network' });
+    expect(events[3]?.method === 'RunError' && events[3].params.message).toContain('1006');
+  });
+
+  it('reports a refused handshake as a run with RunError{network}', async () => {
+    const socket = new WebSocket(`${api.replace(/^http/, 'ws')}/wire/ws-reject`);
+    const events = await collect(decodeWebSocket(socket));
+    expect(methods(events)).toEqual(['RunBegin', 'RunError', 'RunEnd']);
+    expect(events[1]?.params).toMatchObject({ code: 'network' });
+    expect(events[1]?.method === 'RunError' && events[1].params.message).toContain('/wire/ws-reject');
+    expect(events[2]?.params).toMatchObject({ stop_reason: 'error' });
+  });
+
+  it('ends the run as cancelled and closes the socket when the signal aborts', async () => {
+    const id = uniqueId();
+    const socket = socketTo({ id, frames: opening, end: 'hang' });
+    const controller = new AbortController();
+    const events: WireEvent[] = [];
+    for await (const event of decodeWebSocket(socket, { signal: controller.signal })) {
+      events.push(event);
+      if (event.method === 'TextDelta') controller.abort();
+    }
+    expect(events.at(-1)).toEqual({
+      method: 'RunEnd',
+      params: { content: 'Hel', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'cancelled', turn: 0 },
+    });
+    expect(methods(events)).not.toContain('RunError');
+    expect(await serverSawClose(id)).toMatchObject({ closed: true, finishedByServer: false, code: 1000 });
+  });
+
+  it('closes the socket when the consumer breaks out', async () => {
+    const id = uniqueId();
+    const socket = socketTo({ id, frames: opening, end: 'hang' });
+    for await (const event of decodeWebSocket(socket)) if (event.method === 'TextDelta') break;
+    expect(await serverSawClose(id)).toMatchObject({ closed: true, finishedByServer: false, code: 1000 });
+    expect(socket.readyState === WebSocket.CLOSING || socket.readyState === WebSocket.CLOSED).toBe(true);
+  });
+
+  it('ends a stalled run with RunError{timeout} and closes the socket', async () => {
+    const id = uniqueId();
+    const events = await collect(decodeWebSocket(socketTo({ id, frames: opening, end: 'hang' }), { idleTimeoutMs: 40 }));
+    expect(methods(events)).toEqual(['RunBegin', 'TurnBegin', 'TextDelta', 'RunError', 'RunEnd']);
+    expect(events[3]?.params).toMatchObject({ code: 'timeout' });
+    expect(await serverSawClose(id)).toMatchObject({ closed: true, finishedByServer: false });
+  });
+});
