@@ -99,6 +99,11 @@ interface PendingTurn {
   results: Map<string, ToolMessage>;
 }
 
+interface EarlyCall {
+  outcome: Promise<ToolOutcome>;
+  started: number;
+}
+
 interface RunState {
   turn: number;
   turnOpen: boolean;
@@ -321,15 +326,15 @@ export class Agent {
 
       const pending: PendingTurn = { assistant: assistantMessage(step), calls: step.tool_calls, results: new Map() };
       run.pending = pending;
-      const early = this.options.parallelTools ? this.startEarly(pending.calls, signal) : new Map<string, Promise<ToolOutcome>>();
+      const early = this.options.parallelTools ? this.startEarly(pending.calls, signal) : new Map<string, EarlyCall>();
       for (const call of pending.calls) {
         const request: ToolApprovalRequest = { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments };
         yield { method: 'ToolCallBegin', params: { ...request } };
-        const started = performance.now();
+        const prestarted = early.get(call.id);
+        const started = prestarted?.started ?? performance.now();
         let outcome: ToolOutcome;
         try {
-          const prestarted = early.get(call.id);
-          outcome = await (prestarted ?? runToolCall(this.tools, request, { signal, approve: this.options.approve }));
+          outcome = await (prestarted?.outcome ?? runToolCall(this.tools, request, { signal, approve: this.options.approve }));
         } catch (err) {
           if (err instanceof ToolCallAborted || signal.aborted) return yield* this.endCancelled(run);
           outcome = { content: `${call.function.name} error: ${err instanceof Error ? err.message : String(err)}`, ok: false };
@@ -361,15 +366,15 @@ export class Agent {
   }
 
   /** Starts, at once, the calls that need no approval (parallel mode); the others start in order. */
-  private startEarly(calls: ToolCall[], signal: AbortSignal): Map<string, Promise<ToolOutcome>> {
-    const started = new Map<string, Promise<ToolOutcome>>();
+  private startEarly(calls: ToolCall[], signal: AbortSignal): Map<string, EarlyCall> {
+    const started = new Map<string, EarlyCall>();
     for (const call of calls) {
       const t = this.tools.get(call.function.name);
       if (t && t.needsApproval !== undefined && t.needsApproval !== false) continue;
       const request = { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments };
-      const promise = runToolCall(this.tools, request, { signal, approve: this.options.approve });
-      promise.catch(() => undefined);
-      started.set(call.id, promise);
+      const outcome = runToolCall(this.tools, request, { signal, approve: this.options.approve });
+      outcome.catch(() => undefined);
+      started.set(call.id, { outcome, started: performance.now() });
     }
     return started;
   }
