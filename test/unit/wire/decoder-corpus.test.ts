@@ -35,6 +35,18 @@ describe('the pagent corpus through the push decoder', () => {
     });
   }
 
+  for (const file of ['unicode.ndjson', 'tool_stream.ndjson']) {
+    it(`decodes pagent/${file} served as SSE with CRLF, however the bytes are cut`, () => {
+      const text = read(`pagent/${file}`).toString('utf8');
+      const sse = text
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => `event: message\r\ndata: ${l}\r\n\r\n`)
+        .join('');
+      expectEverySplit(utf8(`: stream\r\n\r\n${sse}data: [DONE]\r\n\r\n`), eventsOfLines(text));
+    });
+  }
+
   for (const file of v4Files.filter((f) => f !== 'max_turns.ndjson')) {
     it(`decodes pagentv4/${file} to its pagent twin's events, except usage, stop_reason and turn`, () => {
       const twin = eventsOfLines(read(`pagent/${file}`).toString('utf8'));
