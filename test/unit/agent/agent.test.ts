@@ -3,7 +3,7 @@ import { Agent, type AgentModel, type AgentStore } from '../../../src/agent/agen
 import type { LLM } from '../../../src/agent/llm.js';
 import type { SessionStore } from '../../../src/store/session-store.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
-import { Session, type SlidingWindowSession, type SummaryModel } from '../../../src/agent/session.js';
+import { CompactingSession, Session, SlidingWindowSession, type SummaryModel } from '../../../src/agent/session.js';
 import { tool, type Tool } from '../../../src/agent/tools.js';
 import { decodeEventLine } from '../../../src/wire/codec.js';
 import type { ParamsOf, WireEvent } from '../../../src/wire/events.js';
@@ -462,5 +462,44 @@ describe('Agent types', () => {
     expectTypeOf<SessionStore>().toExtend<AgentStore>();
     expectTypeOf<SlidingWindowSession>().toExtend<Session>();
     expectTypeOf(tool<{ a: number }>({ name: 'x', description: '', parameters: {}, execute: ({ a }) => String(a) })).toExtend<Tool<never>>();
+  });
+});
+
+describe('Agent with trimming and compacting sessions', () => {
+  it('sends the sliding window, system prompt kept, and never starts it with a tool result', async () => {
+    const session = new SlidingWindowSession('sys', { maxTokens: 30, countTokens: (t) => t.length });
+    const calls = [call('c1', 'echo', '{"text": "a long tool argument"}')];
+    const llm = scriptedModel([{ toolCalls: calls }, { text: ['done'] }, { text: ['again'] }]);
+    const agent = new Agent({ llm, session, tools: [echo] });
+    await agent.run('first question, quite long');
+    await agent.run('next');
+    const last = llm.requests[2]!.messages;
+    expect(last[0]).toEqual({ role: 'system', content: 'sys' });
+    expect(last[1]?.role).not.toBe('tool');
+    expect(last.at(-1)).toEqual({ role: 'user', content: 'next' });
+    expect(last.length).toBeLessThan(session.messages.length + 1);
+    expectValidHistory(last);
+  });
+
+  it('compacts a CompactingSession before a model request once it is over the threshold', async () => {
+    const summaries: ChatMessage[][] = [];
+    const summarizer: SummaryModel = {
+      async *stream(request) {
+        summaries.push(request.messages);
+        yield { type: 'step', step: { content: 'They said hello.' } };
+      },
+    };
+    const session = new CompactingSession('sys', { llm: summarizer, compactAtTokens: 20, countTokens: (t) => t.length });
+    const llm = scriptedModel([{ text: ['hello back, friend'] }, { text: ['fine'] }]);
+    const agent = new Agent({ llm, session });
+    await agent.run('hello there');
+    expect(summaries).toHaveLength(0);
+    await agent.run('how are you?');
+    expect(summaries).toHaveLength(1);
+    expect(llm.requests[1]!.messages).toEqual([
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'Summary of the earlier conversation:\nThey said hello.' },
+      { role: 'user', content: 'how are you?' },
+    ]);
   });
 });
