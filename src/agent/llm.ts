@@ -63,7 +63,8 @@ export interface LLMOptions {
   maxRetryDelayMs?: number | undefined;
   /**
    * How long to wait for the response headers, and then for each next piece of the body, before failing
-   * with code `"timeout"`. Timeouts are not retried. @defaultValue 600000 (10 minutes, as openai-node)
+   * with code `"timeout"` (time the consumer spends between reads does not count). Timeouts are not
+   * retried; 0 or `Infinity` turns the limit off. @defaultValue 600000 (10 minutes, as openai-node)
    */
   timeoutMs?: number | undefined;
   /** Called before each retry (e.g. to show "retrying in 2 s"). */
@@ -212,6 +213,7 @@ export class LLM {
     let timedOut = false;
     const arm = (): void => {
       clearTimeout(timer);
+      if (!(timeoutMs > 0 && timeoutMs < 2 ** 31)) return;
       timer = setTimeout(() => {
         timedOut = true;
         controller.abort();
@@ -262,6 +264,8 @@ export class LLM {
           if (bytes === 0) return { kind: 'retry', error, delayMs: undefined };
           throw error;
         }
+        // The consumer's time between reads is not a stall.
+        clearTimeout(timer);
         if (read.done) break;
         bytes += read.value.byteLength;
         if (json) jsonParts.push(read.value);

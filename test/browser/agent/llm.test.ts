@@ -309,6 +309,21 @@ describe('LLM failures', () => {
     expect((error as PagentError).message).toContain('stalled');
   });
 
+  it("does not count the consumer's own time between reads as a stall", async () => {
+    const { llm } = scripted('ok', { timeoutMs: 60 });
+    const texts: string[] = [];
+    for await (const e of llm.stream({ messages: USER })) {
+      if (e.type === 'text') texts.push(e.text);
+      await new Promise((r) => setTimeout(r, 120));
+    }
+    expect(texts.join('')).toBe('Hello world');
+  });
+
+  it('turns the limit off with timeoutMs 0', async () => {
+    const { llm } = scripted('ok', { timeoutMs: 0 });
+    expect((await llm.complete({ messages: USER })).content).toBe('Hello world');
+  });
+
   it('treats timeoutMs as an idle limit: a slow but steady stream completes', async () => {
     const { llm } = scripted('slow', { timeoutMs: 1000 });
     expect((await llm.complete({ messages: USER })).content).toBe('Hello world');
