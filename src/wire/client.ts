@@ -187,7 +187,11 @@ export class WireClient<IncludeUnknown extends boolean = false> {
         idleTimeoutMs: options.idleTimeoutMs,
         signal: outer,
       };
-      const events = decodeWireStream(response.body ?? emptyBody(), decoderOptions);
+      let stream = response.body ?? emptyBody();
+      if (/^application\/json-seq\s*(;|$)/i.test(response.headers.get('Content-Type') ?? '')) {
+        stream = stream.pipeThrough(stripRecordSeparators());
+      }
+      const events = decodeWireStream(stream, decoderOptions);
       yield* events as AsyncIterable<WireClientEvent<IncludeUnknown>>;
     } finally {
       outer?.removeEventListener('abort', abortRequest);
@@ -221,6 +225,18 @@ function networkMessage(method: string, url: string, err: unknown): string {
     `Network error: ${method} ${url} failed (${reason}). ` +
     'Check that the server is running and reachable, and that it allows requests from this page (CORS).'
   );
+}
+
+/**
+ * JSON text sequences (RFC 7464) put RS (0x1E) before each record. The byte never occurs inside UTF-8
+ * multi-byte characters or valid JSON text, so dropping it leaves plain NDJSON.
+ */
+function stripRecordSeparators(): TransformStream<Uint8Array, Uint8Array> {
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      controller.enqueue(chunk.includes(0x1e) ? chunk.filter((byte) => byte !== 0x1e) : chunk);
+    },
+  });
 }
 
 function emptyBody(): ReadableStream<Uint8Array> {

@@ -133,7 +133,8 @@ describe('WireClient on network failures', () => {
 describe('WireClient stall detection', () => {
   it('ends a stalled run with RunError{timeout} and aborts the request', async () => {
     const id = uniqueId();
-    const events = await collect(client({ idleTimeoutMs: 40 }).stream({ id, chunks: opening, end: 'hang' }));
+    // one write, so that only the silence after it can trip the timer
+    const events = await collect(client({ idleTimeoutMs: 40 }).stream({ id, chunks: [opening.join('')], end: 'hang' }));
     expect(methods(events)).toEqual(['RunBegin', 'TurnBegin', 'TextDelta', 'RunError', 'RunEnd']);
     expect(events[3]?.params).toMatchObject({ code: 'timeout' });
     expect(events[4]).toEqual({

@@ -90,6 +90,15 @@ describe('WireClient streaming pagent NDJSON and SSE', () => {
     expect(forced[1]).toEqual({ method: 'TextDelta', params: { text: 'hi' } });
   });
 
+  it('reads JSON text sequences (RS before each record) as NDJSON', async () => {
+    const body = '\u001e' + rpc('RunBegin', { user_input: 'seq' }) + '\u001e' + rpc('RunEnd', { content: '', tool_calls: [], reasoning_content: '', usage: null });
+    const events = await scripted({ headers: { 'Content-Type': 'application/json-seq' }, body, chunkMax: 3, seed: 2 });
+    expect(events).toEqual([
+      { method: 'RunBegin', params: { user_input: 'seq' } },
+      { method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null } },
+    ]);
+  });
+
   it('hands every raw document to onLine, in order', async () => {
     const lines: string[] = [];
     const client = new WireClient(`${api}/wire/corpus/pagent/text.ndjson?chunkMax=4`, { onLine: (raw) => lines.push(raw) });

@@ -147,7 +147,7 @@ describe('decodeWebSocket', () => {
 
   it('ends a stalled run with RunError{timeout} and closes the socket', async () => {
     const id = uniqueId();
-    const events = await collect(decodeWebSocket(socketTo({ id, frames: opening, end: 'hang' }), { idleTimeoutMs: 40 }));
+    const events = await collect(decodeWebSocket(socketTo({ id, frames: [opening.join('')], end: 'hang' }), { idleTimeoutMs: 40 }));
     expect(methods(events)).toEqual(['RunBegin', 'TurnBegin', 'TextDelta', 'RunError', 'RunEnd']);
     expect(events[3]?.params).toMatchObject({ code: 'timeout' });
     expect(await serverSawClose(id)).toMatchObject({ closed: true, finishedByServer: false });
