@@ -206,7 +206,7 @@ export function createWireDecoder(
     }
     run = undefined;
     const step = state.step;
-    const params: WireEvent & { method: 'RunEnd' } = {
+    const end: WireEvent & { method: 'RunEnd' } = {
       method: 'RunEnd',
       params: step
         ? {
@@ -224,8 +224,8 @@ export function createWireDecoder(
             stop_reason: stopReason,
           },
     };
-    if (state.turn !== undefined) params.params.turn = state.turn;
-    onEvent(params);
+    if (state.turn !== undefined) end.params.turn = state.turn;
+    onEvent(end);
   }
 
   function closeAll(): void {
