@@ -268,6 +268,16 @@ describe('WireClient streaming Victor over SSE', () => {
     });
   });
 
+  it('keeps a single RunError when a stream cut after a Victor error', async () => {
+    const events = await synthetic([
+      { event: 'content', content: 'Half' },
+      { event: 'error', message: 'model overloaded' },
+    ]);
+    expect(methods(events)).toEqual(['RunBegin', 'TurnBegin', 'TextDelta', 'RunError', 'RunEnd']);
+    expect(events[3]).toEqual({ method: 'RunError', params: { code: 'provider', message: 'model overloaded' } });
+    expect(events[4]?.params).toMatchObject({ content: 'Half', stop_reason: 'error' });
+  });
+
   it('yields Victor events of other kinds only with includeUnknown', async () => {
     const docs = [
       { event: 'member_joined', member: 'reviewer' },
