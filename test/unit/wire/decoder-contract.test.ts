@@ -334,5 +334,5 @@ describe('cost per line', () => {
     }
     // one parse to detect the dialect, then one per line, each of exactly that line's length
     expect(parsedChars).toEqual([lines[0]!.length, ...lines.map((l) => l.length)]);
-  });
+  }, 30_000);
 });

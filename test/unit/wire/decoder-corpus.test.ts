@@ -4,6 +4,8 @@ import type { WireEvent } from '../../../src/index.js';
 import { decodeChunks, eventsOfLines, expectEverySplit, rpc, utf8 } from './decode-helpers.js';
 
 const fixtures = new URL('../../fixtures/', import.meta.url);
+/** Decoding a capture under every split is thousands of decodes: room for a busy machine. */
+const SPLITS_TIMEOUT = 60_000;
 const read = (path: string): Buffer => readFileSync(new URL(path, fixtures));
 const ndjsonIn = (dir: string): string[] =>
   readdirSync(new URL(`${dir}/`, fixtures)).filter((f) => f.endsWith('.ndjson')).sort();
@@ -32,7 +34,7 @@ describe('the pagent corpus through the push decoder', () => {
     it(`decodes pagent/${file} to the events its lines spell, however the bytes are cut`, () => {
       const bytes = read(`pagent/${file}`);
       expectEverySplit(bytes, eventsOfLines(bytes.toString('utf8')));
-    });
+    }, SPLITS_TIMEOUT);
   }
 
   for (const file of ['unicode.ndjson', 'tool_stream.ndjson']) {
@@ -44,14 +46,14 @@ describe('the pagent corpus through the push decoder', () => {
         .map((l) => `event: message\r\ndata: ${l}\r\n\r\n`)
         .join('');
       expectEverySplit(utf8(`: stream\r\n\r\n${sse}data: [DONE]\r\n\r\n`), eventsOfLines(text));
-    });
+    }, SPLITS_TIMEOUT);
   }
 
   for (const file of v4Files.filter((f) => f !== 'max_turns.ndjson')) {
     it(`decodes pagentv4/${file} to its pagent twin's events, except usage, stop_reason and turn`, () => {
       const twin = eventsOfLines(read(`pagent/${file}`).toString('utf8'));
       expectEverySplit(read(`pagentv4/${file}`), project(twin), (out) => project(out.events as WireEvent[]));
-    });
+    }, SPLITS_TIMEOUT);
   }
 
   it('fills a pagentv4 RunEnd from the run\'s last TurnResult (text)', () => {
@@ -142,7 +144,7 @@ describe('the pagent corpus through the push decoder', () => {
       },
     ];
     expectEverySplit(read('pagentv4/max_turns.ndjson'), expected);
-  });
+  }, SPLITS_TIMEOUT);
 });
 
 describe('synthetic pagentv4 runs', () => {
