@@ -285,17 +285,31 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     }
   }
 
+  // A throwing listener must not turn a committed write into a rejected call: report it and go on.
+  function notify(change: StoreChange): void {
+    for (const listener of [...listeners]) {
+      try {
+        listener(change);
+      } catch (err) {
+        if (typeof reportError === 'function') reportError(err);
+        else queueMicrotask(() => {
+          throw err;
+        });
+      }
+    }
+  }
+
   function emit(change: ChangeMessage): void {
-    for (const l of [...listeners]) l({ ...change, remote: false } as StoreChange);
+    notify({ ...change, remote: false } as StoreChange);
     openChannel()?.postMessage(change);
   }
 
   function openChannel(): BroadcastChannel | undefined {
     if (channel || typeof BroadcastChannel === 'undefined') return channel;
     channel = new BroadcastChannel(`pagent-web:store:${name}`);
-    channel.onmessage = (event: MessageEvent<ChangeMessage>) => {
-      for (const l of [...listeners]) l({ ...event.data, remote: true } as StoreChange);
-    };
+    channel.onmessage = (event: MessageEvent<ChangeMessage>) => notify({ ...event.data, remote: true } as StoreChange);
+    // Node's BroadcastChannel would otherwise keep the process alive
+    (channel as BroadcastChannel & { unref?: () => void }).unref?.();
     return channel;
   }
 

@@ -7,8 +7,9 @@ import type { ChatMessage } from '../../../src/agent/messages.js';
 import { uniqueName } from './helpers.js';
 
 const enc = new TextEncoder();
-const frame = (delta: Record<string, unknown>, finish: string | null = null): Uint8Array =>
-  enc.encode(`data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+const text = (delta: Record<string, unknown>, finish: string | null = null): string =>
+  `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const frame = (delta: Record<string, unknown>, finish: string | null = null): Uint8Array => enc.encode(text(delta, finish));
 
 /**
  * A provider that answers the first request with a tool call and the second with text that streams one
@@ -20,9 +21,9 @@ function provider(mode: 'hang' | 'fail'): typeof fetch {
     calls += 1;
     if (calls === 1) {
       const body = new Blob([
-        frame({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{}' } }] }),
-        frame({}, 'tool_calls'),
-        enc.encode('data: [DONE]\n\n'),
+        text({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{}' } }] }),
+        text({}, 'tool_calls'),
+        'data: [DONE]\n\n',
       ]).stream();
       return new Response(body, { headers: { 'Content-Type': 'text/event-stream' } });
     }

@@ -309,6 +309,26 @@ describe('several stores on one database (as in several tabs)', () => {
     ]);
   });
 
+  it('keeps a write that succeeded when a subscriber throws', async () => {
+    const store = open();
+    const reported: unknown[] = [];
+    const onError = (e: ErrorEvent) => {
+      reported.push(e.error);
+      e.preventDefault();
+    };
+    window.addEventListener('error', onError);
+    try {
+      store.subscribe(() => {
+        throw new Error('listener bug');
+      });
+      await store.append('x', turn(0));
+    } finally {
+      window.removeEventListener('error', onError);
+    }
+    expect(reported).toHaveLength(1);
+    expect((await store.load('x'))!.messages).toEqual(turn(0));
+  });
+
   it('loses no message when two connections append to one session at once', async () => {
     const name = uniqueName();
     const a = open(name);
