@@ -65,7 +65,7 @@ describe('session store in real pages', () => {
     expect(after.dump).not.toContain('sk-e2e-reload-secret');
     expect(pageErrors).toEqual([]);
     await context.close();
-  });
+  }, 60_000);
 
   it('shows a write from one page in another and loses no message when two pages append at once', async () => {
     const context = await h.browser.newContext();
@@ -98,7 +98,7 @@ describe('session store in real pages', () => {
       .toBe(31);
     expect(pageErrors).toEqual([]);
     await context.close();
-  });
+  }, 60_000);
 
   it('fails with reason quota under a real small quota, leaving the in-memory session and other sessions intact', async () => {
     const context = await h.persistentContext();
