@@ -261,6 +261,8 @@ export interface CompletionDecoder {
   end(): { deltas: AssemblerDelta[]; how: CompletionEnd };
   /** Whether `data: [DONE]` was seen (later messages are ignored). */
   readonly done: boolean;
+  /** SSE messages seen so far (comments excluded): 0 at the end means the body was not an event stream. */
+  readonly messages: number;
   /** The underlying assembler (its `result()` is the step so far). */
   readonly assembler: ChunkAssembler;
 }
@@ -278,8 +280,10 @@ export function createCompletionDecoder(): CompletionDecoder {
   let pending: AssemblerDelta[] = [];
   let failure: PagentError | undefined;
 
+  let messages = 0;
   const onData = (event: string | undefined, data: string): void => {
     if (done || failure) return;
+    messages++;
     if (event === 'error') {
       let parsed: unknown = data;
       try {
@@ -345,6 +349,9 @@ export function createCompletionDecoder(): CompletionDecoder {
     },
     get done() {
       return done;
+    },
+    get messages() {
+      return messages;
     },
     assembler,
   };

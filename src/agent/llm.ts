@@ -73,6 +73,7 @@ export interface LLMOptions {
 
 const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie/i;
 const MAX_MESSAGE = 500;
+const MAX_SNIFF_BYTES = 1 << 20;
 
 const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
   new Promise((resolve, reject) => {
@@ -269,7 +270,12 @@ export class LLM {
         if (read.done) break;
         bytes += read.value.byteLength;
         if (json) jsonParts.push(read.value);
-        else yield* this.#deltas(decoder.feed(read.value));
+        else {
+          // Until the first SSE message, keep the bytes: a body that never becomes an event stream may
+          // be one JSON object sent with the wrong Content-Type.
+          if (decoder.messages === 0 && bytes <= MAX_SNIFF_BYTES) jsonParts.push(read.value);
+          yield* this.#deltas(decoder.feed(read.value));
+        }
       }
       clearTimeout(timer);
       if (json) {
@@ -278,7 +284,15 @@ export class LLM {
       }
       const end = decoder.end();
       yield* this.#deltas(end.deltas);
-      if (end.how === 'truncated') throw this.#truncated(bytes);
+      let sniffed = '';
+      if (decoder.messages === 0 && bytes > 0 && bytes <= MAX_SNIFF_BYTES) {
+        sniffed = new TextDecoder().decode(concat(jsonParts)).trim();
+        if (sniffed.startsWith('{')) {
+          yield { type: 'step', step: yield* this.#fromJson(jsonParts) };
+          return { kind: 'done' };
+        }
+      }
+      if (end.how === 'truncated') throw this.#truncated(bytes, sniffed);
       yield { type: 'step', step: decoder.assembler.result() };
       return { kind: 'done' };
     } finally {
@@ -361,9 +375,10 @@ export class LLM {
     return new PagentError(`Timed out calling POST ${this.url}: ${what}`, { code: 'timeout', where: 'llm' });
   }
 
-  #truncated(bytes: number): PagentError {
+  #truncated(bytes: number, nonStream = ''): PagentError {
+    const what = nonStream === '' ? '' : ` (the body is not an event stream: ${this.#redact(nonStream.slice(0, 200))})`;
     return new PagentError(
-      `The model stream from POST ${this.url} ended after ${bytes} bytes without a finish_reason or data: [DONE]`,
+      `The model stream from POST ${this.url} ended after ${bytes} bytes without a finish_reason or data: [DONE]${what}`,
       { code: 'truncated', where: 'llm' },
     );
   }

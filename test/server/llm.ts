@@ -87,7 +87,8 @@ async function playStep(step: string, req: IncomingMessage, res: ServerResponse)
     case 'cut':
       res.writeHead(200, sseHeaders());
       res.write('d');
-      await sleep(20);
+      // Long enough for the client to read the byte: an errored body stream drops unread chunks.
+      await sleep(200);
       req.socket.destroy();
       return;
     case 'end':

@@ -302,7 +302,7 @@ describe('LLM failures', () => {
   });
 
   it('times out when the stream stalls after its first chunk', async () => {
-    const { llm } = scripted('stall', { timeoutMs: 150 });
+    const { llm } = scripted('stall', { timeoutMs: 500 });
     const { events, error } = await collect(llm.stream({ messages: USER }));
     expect(textOf(events)).toBe('Hel');
     expect((error as PagentError).code).toBe('timeout');
@@ -310,11 +310,12 @@ describe('LLM failures', () => {
   });
 
   it("does not count the consumer's own time between reads as a stall", async () => {
-    const { llm } = scripted('ok', { timeoutMs: 60 });
+    const { llm } = scripted('ok', { timeoutMs: 1000 });
     const texts: string[] = [];
     for await (const e of llm.stream({ messages: USER })) {
-      if (e.type === 'text') texts.push(e.text);
-      await new Promise((r) => setTimeout(r, 120));
+      if (e.type !== 'text') continue;
+      texts.push(e.text);
+      await new Promise((r) => setTimeout(r, 1100));
     }
     expect(texts.join('')).toBe('Hello world');
   });
@@ -355,6 +356,19 @@ describe('LLM with an injected fetch', () => {
     expect((error as PagentError).message).toContain('Bearer [redacted]');
     expectNoKey(error);
     expect(calls).toBe(3);
+  });
+
+  it('reads a JSON completion sent with a wrong Content-Type, and says when a 200 body is not an event stream', async () => {
+    const completion = { choices: [{ index: 0, message: { role: 'assistant', content: 'plain' }, finish_reason: 'stop' }] };
+    const bodies = [JSON.stringify(completion), ': processing\n\n', '<html><body>Welcome to nginx</body></html>'];
+    const fetchImpl = (async () => new Response(bodies.shift(), { status: 200, headers: { 'Content-Type': 'text/plain' } })) as typeof fetch;
+    const llm = new LLM('m', { baseURL: 'https://example.test/v1', fetch: fetchImpl });
+    expect((await llm.complete({ messages: USER })).content).toBe('plain');
+    const comments = await collect(llm.stream({ messages: USER }));
+    expect((comments.error as PagentError).code).toBe('truncated');
+    const html = await collect(llm.stream({ messages: USER }));
+    expect((html.error as PagentError).code).toBe('truncated');
+    expect((html.error as PagentError).message).toContain('not an event stream: <html><body>Welcome to nginx');
   });
 
   it('reports an empty 200 body as truncated', async () => {
