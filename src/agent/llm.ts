@@ -365,7 +365,8 @@ export class LLM {
       this.#redact(
         `Network error calling POST ${this.url} (${when}; ${reason}). Check that the base URL is right and the ` +
           'server is running and reachable from this page, and, for a server on another origin, that it allows ' +
-          'CORS: Access-Control-Allow-Origin for this page and Authorization, Content-Type in Access-Control-Allow-Headers.',
+          'CORS: Access-Control-Allow-Origin for this page and Authorization, Content-Type in Access-Control-Allow-Headers. ' +
+          'An https page can call an http server only on localhost.',
       ),
       { code: 'network', where: 'llm' },
     );

@@ -120,6 +120,28 @@ describe('chunk assembler on synthetic quirk streams', () => {
   }
 });
 
+describe('completion decoder', () => {
+  it('counts SSE messages but not comments, so a body that is no event stream is recognisable', () => {
+    const d = createCompletionDecoder();
+    d.feed(': OPENROUTER PROCESSING\n\n: again\n\n');
+    expect(d.messages).toBe(0);
+    d.feed('data: {"choices":[]}\n\ndata: [DONE]\n\n');
+    expect(d.messages).toBe(2);
+    expect(d.done).toBe(true);
+    const json = createCompletionDecoder();
+    json.feed('{"choices":[{"index":0,"message":{"content":"x"}}]}');
+    expect(json.end().how).toBe('truncated');
+    expect(json.messages).toBe(0);
+  });
+
+  it('delivers the deltas before an error in the same piece, then throws on the next call', () => {
+    const d = createCompletionDecoder();
+    const deltas = d.feed('data: {"choices":[{"index":0,"delta":{"content":"before"}}]}\n\nevent: error\ndata: plain words\n\n');
+    expect(deltas).toEqual([{ type: 'text', text: 'before' }]);
+    expect(() => d.end()).toThrow('Provider error in the stream: plain words');
+  });
+});
+
 describe('chunk assembler, object by object', () => {
   it('returns the deltas of each chunk in order, reasoning before content', () => {
     const a = createChunkAssembler();
