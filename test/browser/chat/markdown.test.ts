@@ -178,6 +178,13 @@ describe('renderMarkdown', () => {
     expect(el.querySelector('img')).toBeNull();
   });
 
+  it('shows dollar signs and inline TeX as written', () => {
+    for (const text of ['set $HOME and $PATH now', 'costs $5 or $10', 'area \\(\\pi r^2\\) ok', 'open $x']) {
+      expect(whole(text).textContent).toBe(text);
+      expect(streamed([...text]).textContent).toBe(text);
+    }
+  });
+
   it('shows raw HTML as text', () => {
     const el = whole('<b>raw</b> <script>alert(1)</script>');
     expect(el.innerHTML).toBe('<p>&lt;b&gt;raw&lt;/b&gt; &lt;script&gt;alert(1)&lt;/script&gt;</p>');
