@@ -1,0 +1,86 @@
+// The demo app (see index.html): one <pagent-chat>, three sources.
+//   - "wire":  the element POSTs to the local wire server (/demo/api/chat), which runs an Agent in Node
+//              against the local scripted model and streams NDJSON — the default, no key, no network.
+//   - "local": an in-browser Agent against the same local scripted model, sessions in IndexedDB.
+//   - "own":   an in-browser Agent against any OpenAI-compatible endpoint with the user's own key.
+import '../src/chat/pagent-chat.js';
+import { Agent, LLM, createKeyStore, createSessionStore } from '../src/index.js';
+import { demoTools, DEMO_SYSTEM_PROMPT } from './tools.js';
+import { Session } from '../src/index.js';
+
+type Source = 'wire' | 'local' | 'own';
+
+const chat = document.querySelector('pagent-chat')!;
+const sourceSelect = document.querySelector<HTMLSelectElement>('#source')!;
+const langSelect = document.querySelector<HTMLSelectElement>('#lang')!;
+const themeSelect = document.querySelector<HTMLSelectElement>('#theme')!;
+const endpointForm = document.querySelector<HTMLFormElement>('#endpoint')!;
+const status = document.querySelector<HTMLOutputElement>('#status')!;
+
+const store = createSessionStore({ name: 'pagent-demo' });
+const keys = createKeyStore({ name: 'pagent-demo-keys' });
+
+function newSessionId(): string {
+  return `demo-${Date.now().toString(36)}`;
+}
+
+function useWire(): void {
+  chat.agent = undefined;
+  chat.store = undefined;
+  chat.src = '/demo/api/chat';
+  status.value = 'Wire server: /demo/api/chat (an Agent in Node, local scripted model)';
+}
+
+function useAgent(llm: LLM, label: string): void {
+  chat.src = undefined;
+  chat.store = store;
+  chat.agent = new Agent({ llm, session: new Session(DEMO_SYSTEM_PROMPT), tools: demoTools, store, sessionId: newSessionId() });
+  status.value = label;
+}
+
+function useLocalAgent(): void {
+  const llm = new LLM('scripted', { baseURL: new URL('/demo/v1', location.href).href });
+  useAgent(llm, 'In-browser Agent → local scripted model (/demo/v1), sessions in IndexedDB');
+}
+
+async function useOwnEndpoint(): Promise<void> {
+  const data = new FormData(endpointForm);
+  const baseURL = String(data.get('baseURL') ?? '').trim();
+  const model = String(data.get('model') ?? '').trim();
+  let apiKey = String(data.get('apiKey') ?? '');
+  if (!baseURL || !model) {
+    status.value = 'Enter a base URL and a model.';
+    return;
+  }
+  if (data.get('remember') === 'on' && apiKey) await keys.remember(baseURL, apiKey);
+  if (!apiKey) apiKey = (await keys.recall(baseURL)) ?? '';
+  // The key lives in this LLM object only (and in the key store if the user ticked "remember").
+  endpointForm.querySelector<HTMLInputElement>('[name=apiKey]')!.value = '';
+  useAgent(new LLM(model, { baseURL, apiKey: apiKey || undefined }), `In-browser Agent → ${baseURL} (${model})`);
+}
+
+function applySource(source: Source): void {
+  endpointForm.hidden = source !== 'own';
+  if (source === 'wire') useWire();
+  else if (source === 'local') useLocalAgent();
+  else status.value = 'Fill in your endpoint, then "Use this endpoint". The key is sent only to that base URL.';
+}
+
+sourceSelect.addEventListener('change', () => applySource(sourceSelect.value as Source));
+langSelect.addEventListener('change', () => (chat.lang = langSelect.value));
+themeSelect.addEventListener('change', () => (chat.theme = themeSelect.value as 'light' | 'dark' | 'auto'));
+endpointForm.addEventListener('submit', (e) => {
+  e.preventDefault();
+  void useOwnEndpoint();
+});
+document.querySelector('#forget')!.addEventListener('click', () => {
+  void keys.forgetAll().then(() => (status.value = 'Remembered keys removed.'));
+});
+
+const params = new URLSearchParams(location.search);
+const initial = (params.get('source') as Source | null) ?? 'wire';
+sourceSelect.value = initial;
+if (params.get('lang')) chat.lang = langSelect.value = params.get('lang')!;
+if (params.get('theme')) chat.theme = themeSelect.value = params.get('theme') as 'light' | 'dark' | 'auto';
+applySource(initial);
+document.body.dataset['ready'] = 'true';

@@ -1,0 +1,102 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { preview, type PreviewServer } from 'vite';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../../vite.config.js';
+
+// The built demo (dist-demo/, made by `npm test`'s pretest build) under `vite preview`, whose plugin
+// serves the local scripted model and wire server: the path a newcomer takes with `npm run demo`.
+let server: PreviewServer;
+let browser: Browser;
+let baseUrl: string;
+
+beforeAll(async () => {
+  if (!existsSync('dist-demo/index.html')) throw new Error('dist-demo/ missing: run `npm run build` first');
+  server = await preview({ mode: 'demo', preview: { port: 0, strictPort: false, host: '127.0.0.1' } });
+  baseUrl = server.resolvedUrls!.local[0]!;
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  mkdirSync('test-results', { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openDemo(query = ''): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(`${baseUrl}${query}`);
+  await page.waitForFunction(() => customElements.get('pagent-chat') !== undefined, null, { timeout: 5_000 });
+  await page.waitForSelector('body[data-ready]');
+  return { page, errors };
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.locator('pagent-chat textarea').fill(text);
+  await page.keyboard.press('Enter');
+}
+
+describe('the demo on its built-in default', () => {
+  it('streams a tool call and a markdown answer from the local wire server', async () => {
+    const { page, errors } = await openDemo();
+    await send(page, "What's the weather in Tokyo?");
+    const card = page.locator('pagent-chat [part~="tool-call"]');
+    await expect.poll(() => card.getAttribute('data-status')).toBe('ok');
+    expect(await card.locator('[part~="tool-name"]').textContent()).toBe('get_weather');
+    expect(await card.locator('[part~="tool-result"]').textContent()).toContain('"temp":21');
+    const answer = page.locator('pagent-chat [part~="answer-text"]').last();
+    await expect.poll(() => answer.textContent()).toContain('21° celsius in Tokyo right now.');
+    expect(await answer.locator('strong').textContent()).toBe('21° celsius in Tokyo');
+    await page.screenshot({ path: 'test-results/demo-wire.png', fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a provider failure from the scripted model as a readable error', async () => {
+    const { page, errors } = await openDemo();
+    await send(page, 'Please fail.');
+    const error = page.locator('pagent-chat [part~="error"]');
+    await expect.poll(() => error.textContent()).toContain('The scripted model failed on purpose (demo).');
+    expect(await page.locator('pagent-chat [part~="answer-text"]').last().textContent()).toContain('Starting an answer');
+    await page.screenshot({ path: 'test-results/demo-error.png', fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('runs the in-browser agent against the local model and keeps the conversation in IndexedDB', async () => {
+    const { page, errors } = await openDemo('?source=local&lang=ja');
+    await send(page, 'Please think before you answer.');
+    const answer = page.locator('pagent-chat [part~="answer-text"]').last();
+    await expect.poll(() => answer.textContent()).toContain('is still the answer.');
+    expect(await page.locator('pagent-chat [part~="reasoning"]').count()).toBe(1);
+    // the store wrote the finished run: one session meta record, the user message and the answer with its reasoning
+    const records = await page.evaluate(
+      () =>
+        new Promise<unknown[]>((resolve, reject) => {
+          const open = indexedDB.open('pagent-demo');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const db = open.result;
+            const req = db.transaction(db.objectStoreNames[0]!).objectStore(db.objectStoreNames[0]!).getAll();
+            req.onsuccess = () => resolve(req.result);
+            req.onerror = () => reject(req.error);
+          };
+        }),
+    );
+    const messages = (records as { message?: { role: string; content: string | null; reasoning_content?: string } }[])
+      .map((r) => r.message)
+      .filter((m) => m !== undefined);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(messages[1]!.content).toContain('is still the answer.');
+    expect(messages[1]!.reasoning_content).toContain('The user wants to see reasoning.');
+    await page.screenshot({ path: 'test-results/demo-local-ja.png', fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
