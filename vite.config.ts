@@ -46,6 +46,7 @@ export default defineConfig(({ mode }) => ({
           outDir: 'dist',
           emptyOutDir: true,
           sourcemap: true,
+          minify: false, // consumers' bundlers minify; readable dist for debugging
           lib: {
             entry: {
               index: 'src/index.ts',
