@@ -88,6 +88,13 @@ interface Frame {
   header?: boolean;
 }
 
+/** The URL of a link destination: `<url>` unwrapped, else up to the first space (a title may follow). */
+function destination(value: string): string {
+  const trimmed = value.trim();
+  const angle = /^<([^<>\n]*)>/.exec(trimmed);
+  return angle ? angle[1]!.replaceAll(' ', '%20') : (trimmed.split(/\s/, 1)[0] ?? '');
+}
+
 function createRenderer(root: ParentNode, options: MarkdownOptions, stats: MarkdownStats) {
   const doc = (root.ownerDocument ?? root) as Document;
   const frames: Frame[] = [{ token: DOCUMENT, el: root }];
@@ -267,12 +274,12 @@ function createRenderer(root: ParentNode, options: MarkdownOptions, stats: Markd
             el.prepend(text(frame.token === IMAGE ? '![' : '['));
             put(el, text(`](${value}`));
           } else if (frame.token === IMAGE) {
-            setImage(frame, value.trim().split(/\s/, 1)[0] ?? '');
+            setImage(frame, destination(value));
           } else {
             setLink(
               frame,
               // GFM autolinks end before trailing punctuation ("see https://x.example." links to the host).
-              frame.token === RAW_URL ? value.replace(/[.,:;!?'"*_~>)\]]+$/, '') : (value.trim().split(/\s/, 1)[0] ?? ''),
+              frame.token === RAW_URL ? value.replace(/[.,:;!?'"*_~>)\]]+$/, '') : destination(value),
             );
           }
           return;

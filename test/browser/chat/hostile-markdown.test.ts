@@ -49,6 +49,7 @@ const PAYLOADS: Record<string, string> = {
   'newline in scheme': `[x](java\nscript:${SET})`,
   'tab in scheme': `[x](java\tscript:${SET})`,
   'zero-width space in scheme': `[x](java\u200bscript:${SET})`,
+  'angle-bracket destination': `[x](<javascript:${SET}>) [y](< javascript:${SET}>)`,
   'vbscript link': `[x](vbscript:msgbox(1))`,
   'data html link': `[x](data:text/html;base64,PHNjcmlwdD53aW5kb3cuX19wd25lZD0xPC9zY3JpcHQ+)`,
   'data svg link': `[x](data:image/svg+xml,<svg onload="${SET}">)`,

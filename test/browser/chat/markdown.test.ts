@@ -121,6 +121,12 @@ describe('renderMarkdown', () => {
     );
   });
 
+  it('reads a destination in angle brackets', () => {
+    expect(whole('[a](<https://example.com/a b>) [c](<javascript:void0>)').innerHTML).toBe(
+      `<p><a href="https://example.com/a%20b" ${LINK}>a</a> <span>c</span></p>`,
+    );
+  });
+
   it('links bare http(s) URLs without their trailing punctuation', () => {
     expect(whole('go to https://x.example/a. now').innerHTML).toBe(
       `<p>go to <a href="https://x.example/a" ${LINK}>https://x.example/a.</a> now</p>`,
