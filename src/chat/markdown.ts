@@ -17,7 +17,7 @@
  *   whole answer instead would rebuild 5,200 elements per delta at the 10,000th.
  * Fixes on top of the parser: a link destination cut by a newline or the end of the text is shown as the
  * literal text (the parser would swallow everything after it); balanced parentheses stay in a
- * destination; `[1]` without a destination keeps its brackets; inline `$…$`/`\(…\)` keep their
+ * destination; `[1]` without a destination keeps its brackets; snake_case stays text; inline `$…$`/`\(…\)` keep their
  * delimiters (no math rendering); `\r` is dropped.
  */
 import {
@@ -74,6 +74,12 @@ const DEFAULT_COPY_LABEL = 'Copy code';
 const LANGUAGE = /^[A-Za-z0-9_+#.-]{1,40}$/;
 /** Stands in for `)` inside a link destination while the parser reads it (a private-use character). */
 const PAREN = '\ue000';
+/** Stands in for an intraword `_` (as in snake_case), which CommonMark never reads as emphasis. */
+const UNDERSCORE = '\ue001';
+const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])_(?=[\p{L}\p{N}])/gu;
+const STAND_INS = /[\ue000\ue001]/g;
+const restore = (value: string): string =>
+  value.replace(STAND_INS, (c) => (c === PAREN ? ')' : '_'));
 
 interface Frame {
   token: number;
@@ -259,11 +265,11 @@ function createRenderer(root: ParentNode, options: MarkdownOptions, stats: Markd
       }
     },
     add_text(_: unknown, value: string) {
-      put(top().el, text(value));
+      put(top().el, text(restore(value)));
     },
     set_attr(_: unknown, type: Attr, raw: string) {
       const frame = top();
-      const value = raw.replaceAll(PAREN, ')');
+      const value = restore(raw);
       const el = frame.el as Element;
       switch (type) {
         case HREF:
@@ -363,10 +369,27 @@ function createStream(root: ParentNode, options: MarkdownOptions): MarkdownStrea
     }
   };
 
+  // An underscore between two letters or digits is text (CommonMark §6.2), which the parser does not
+  // know; the last `_` of a chunk waits for the next character to decide.
+  let held = '';
+  let before = '';
+  const guardUnderscores = (chunk: string): string => {
+    let s = held + chunk;
+    held = '';
+    if (s.endsWith('_')) {
+      held = '_';
+      s = s.slice(0, -1);
+    }
+    if (s === '') return '';
+    const out = s.includes('_') ? (before + s).replace(INTRAWORD_UNDERSCORE, UNDERSCORE).slice(before.length) : s;
+    before = Array.from(s.slice(-2)).pop()!;
+    return out;
+  };
+
   return {
     append(chunk) {
       if (ended) return;
-      const clean = chunk.includes('\r') ? chunk.replace(/\r/g, '') : chunk;
+      const clean = guardUnderscores(chunk.includes('\r') ? chunk.replace(/\r/g, '') : chunk);
       let start = 0;
       for (let nl = clean.indexOf('\n'); nl !== -1; nl = clean.indexOf('\n', start)) {
         writeLine(clean.slice(start, nl));
@@ -380,6 +403,7 @@ function createStream(root: ParentNode, options: MarkdownOptions): MarkdownStrea
     end() {
       if (ended) return;
       ended = true;
+      if (held !== '') writeLine(held);
       closeOpenDestination();
       parser_end(p);
     },

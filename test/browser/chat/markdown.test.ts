@@ -184,6 +184,14 @@ describe('renderMarkdown', () => {
     expect(el.querySelector('img')).toBeNull();
   });
 
+  it('keeps underscores inside words as text and still reads _emphasis_', () => {
+    expect(whole('use my_var_name, _this_ and https://x.example/a_b_c').innerHTML).toBe(
+      `<p>use my_var_name, <em>this</em> and <a href="https://x.example/a_b_c" ${LINK}>https://x.example/a_b_c</a></p>`,
+    );
+    expect(streamed(['snake_', 'case_', '', 'name _em', '_', ' end_']).innerHTML).toBe('<p>snake_case_name <em>em</em> end_</p>');
+    expect(whole('```\nx_y_z = 1\n```').querySelector('code')?.textContent).toBe('x_y_z = 1');
+  });
+
   it('shows dollar signs and inline TeX as written', () => {
     for (const text of ['set $HOME and $PATH now', 'costs $5 or $10', 'area \\(\\pi r^2\\) ok', 'open $x']) {
       expect(whole(text).textContent).toBe(text);
@@ -221,6 +229,7 @@ const DOCUMENTS = [
   'a [w](https://w.example/x_(y)_z) b ![i](http://i.example/(1).png) [c](u(v(w)))) end',
   'see [1], [bad](javascript:alert(1)) and ![img](https://img.example/p.png) then [cut](http://x.example\nafter',
   '- [ ] todo\n- [x] done\n\n    indented\n\nend',
+  'my_var_name and __init__ and _em_ and 変数_名前 and [a_b](https://x.example/a_(b)_c) end_',
 ];
 
 describe('createMarkdownStream', () => {
