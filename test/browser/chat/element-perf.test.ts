@@ -1,0 +1,102 @@
+import { expect as chaiExpect } from '@open-wc/testing';
+import { describe, expect, it } from 'vitest';
+import type { TimelineState } from '../../../src/chat/timeline.js';
+import { chatFixture, pushAll, shadow } from './helpers.js';
+
+interface DeltaWork {
+  /** MutationObserver records for the delta's render. */
+  mutations: number;
+  /** Nodes added or removed by them. */
+  nodes: number;
+  /** The reducer's own work counter. */
+  reducer: number;
+}
+
+describe('<pagent-chat> cost per delta', () => {
+  it('does no more DOM and reducer work at the 10,000th delta than at the 100th', async () => {
+    const el = await chatFixture();
+    // earlier conversation the stream must not touch
+    await pushAll(el, [
+      { method: 'RunBegin', params: { user_input: 'earlier' } },
+      { method: 'TextDelta', params: { text: 'An earlier answer.' } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'a', name: 't', arguments: '{"x": 1}' } },
+      { method: 'ToolResult', params: { tool_call_id: 'a', name: 't', content: 'ok' } },
+      { method: 'RunEnd', params: { content: 'An earlier answer.', tool_calls: [], reasoning_content: '', usage: null } },
+      { method: 'RunBegin', params: { user_input: 'now' } },
+    ]);
+    // the callback runs at the microtasks `await updateComplete` yields to, so collect there too
+    const pending: MutationRecord[] = [];
+    const observer = new MutationObserver((records) => pending.push(...records));
+    observer.observe(shadow(el), { subtree: true, childList: true, characterData: true, attributes: true });
+    const timeline = (): TimelineState => el['timeline'];
+    const work: DeltaWork[] = [];
+    for (let i = 1; i <= 10_000; i++) {
+      const before = timeline().work;
+      // a paragraph break every 50 deltas, as real answers have (deltas 100 and 10,000 are at the same phase)
+      el.push({ method: 'TextDelta', params: { text: i % 50 === 0 ? 'word\n\n' : 'word ' } });
+      await el.updateComplete;
+      const records = [...pending.splice(0), ...observer.takeRecords()];
+      work.push({
+        mutations: records.length,
+        nodes: records.reduce((n, r) => n + r.addedNodes.length + r.removedNodes.length, 0),
+        reducer: timeline().work - before,
+      });
+    }
+    observer.disconnect();
+    const at100 = work[99]!;
+    const at10k = work[9_999]!;
+    const window = (from: number) => work.slice(from, from + 100).reduce((a, w) => a + w.mutations + w.nodes, 0);
+    console.info(`per-delta work: #100 ${JSON.stringify(at100)}, #10000 ${JSON.stringify(at10k)}; mutations+nodes over deltas 100-199: ${window(99)}, 9901-10000: ${window(9_900)}`);
+    expect(at10k.mutations).toBeLessThanOrEqual(at100.mutations);
+    expect(at10k.nodes).toBeLessThanOrEqual(at100.nodes);
+    expect(at10k.reducer).toBeLessThanOrEqual(at100.reducer);
+    expect(window(9_900)).toBeLessThanOrEqual(window(99));
+    // each delta did something, and nothing outside the streaming answer changed
+    expect(at10k.mutations).toBeGreaterThan(0);
+    const answer = shadow(el).querySelectorAll('[part~="answer-text"]');
+    expect(answer.length).toBe(2);
+    expect(answer[1]!.querySelectorAll('p').length).toBe(200);
+    await chaiExpect(el).to.be.accessible();
+  }, 120_000);
+
+  it('changes only the streaming message: earlier rows keep their DOM nodes', async () => {
+    const el = await chatFixture();
+    await pushAll(el, [
+      { method: 'RunBegin', params: { user_input: 'first' } },
+      { method: 'TextDelta', params: { text: 'First answer.' } },
+      { method: 'RunEnd', params: { content: 'First answer.', tool_calls: [], reasoning_content: '', usage: null } },
+      { method: 'RunBegin', params: { user_input: 'second' } },
+    ]);
+    const first = shadow(el).querySelector('[part~="answer"]')!;
+    const records: MutationRecord[] = [];
+    const observer = new MutationObserver((rs) => records.push(...rs));
+    observer.observe(shadow(el), { subtree: true, childList: true, characterData: true, attributes: true });
+    for (let i = 0; i < 50; i++) {
+      el.push({ method: 'TextDelta', params: { text: `d${i} ` } });
+      await el.updateComplete;
+    }
+    records.push(...observer.takeRecords());
+    expect(records.length).toBeGreaterThanOrEqual(49);
+    expect(records.filter((r) => first.contains(r.target))).toEqual([]);
+    expect(shadow(el).querySelector('[part~="answer"]')).toBe(first);
+  });
+
+  it('batches deltas into one render per animation frame when frame batching is on', async () => {
+    const el = await chatFixture((c) => (c.frameBatching = true));
+    el.push({ method: 'RunBegin', params: { user_input: 'q' } });
+    await el.updateComplete;
+    let renders = 0;
+    const original = el.render.bind(el);
+    el.render = () => {
+      renders++;
+      return original();
+    };
+    for (let i = 0; i < 100; i++) {
+      el.push({ method: 'TextDelta', params: { text: 'x' } });
+      await Promise.resolve();
+    }
+    await el.updateComplete;
+    expect(renders).toBeLessThanOrEqual(2);
+    expect(renders).toBeGreaterThan(0);
+  });
+});
