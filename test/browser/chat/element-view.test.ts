@@ -1,0 +1,218 @@
+import { expect as chaiExpect, fixture, html } from '@open-wc/testing';
+import { describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import type { PagentChat } from '../../../src/chat/element.js';
+import type { WireEvent } from '../../../src/wire/events.js';
+import { $, $$, END, chatFixture, pushAll, textRun, until } from './helpers.js';
+
+const SCREENS = '../../../test-results/screens';
+
+/** A conversation that shows most parts: user, reasoning, tools (ok and failed), turns, answer, usage. */
+function richRun(input: string, answer: string): WireEvent[] {
+  return [
+    { method: 'RunBegin', params: { user_input: input } },
+    { method: 'TurnBegin', params: { turn: 0 } },
+    { method: 'ReasoningDelta', params: { text: 'The user wants the weather in two cities; call the tool for each.' } },
+    { method: 'ToolCallBegin', params: { tool_call_id: 'a', name: 'get_weather', arguments: '{"city": "Paris", "unit": "celsius"}' } },
+    { method: 'ToolResult', params: { tool_call_id: 'a', name: 'get_weather', content: '{"city": "Paris", "temp": 18, "unit": "celsius"}', ok: true, elapsed_ms: 212 } },
+    { method: 'ToolCallBegin', params: { tool_call_id: 'b', name: 'explode', arguments: '{"reason": "disk full"}' } },
+    { method: 'ToolResult', params: { tool_call_id: 'b', name: 'explode', content: 'explode error: boom: disk full', ok: false, elapsed_ms: 1530 } },
+    { method: 'TurnEnd', params: { turn: 0, stopped: false } },
+    { method: 'TurnBegin', params: { turn: 1 } },
+    { method: 'TextDelta', params: { text: answer } },
+    { method: 'RunEnd', params: { ...END, content: answer, usage: { prompt_tokens: 812, completion_tokens: 64, total_tokens: 876 } } },
+  ];
+}
+
+async function screenshot(el: PagentChat, name: string): Promise<void> {
+  await page.viewport(780, 900);
+  el.scrollIntoView();
+  await el.updateComplete;
+  await new Promise((r) => requestAnimationFrame(() => r(undefined)));
+  await page.screenshot({ element: el, path: `${SCREENS}/${name}.png` });
+}
+
+const bg = (el: PagentChat): string => getComputedStyle(el).backgroundColor;
+
+describe('<pagent-chat> scrolling', () => {
+  it('follows the stream at the bottom, stops when scrolled up, and jumps back to latest', async () => {
+    const el = await chatFixture((c) => (c.style.height = '300px'));
+    for (let i = 0; i < 12; i++) await pushAll(el, textRun(`question ${i}`, [`answer ${i}\n\nwith a second paragraph`]));
+    const log = $(el, '[part="timeline"]')!;
+    const atBottom = () => log.scrollHeight - log.scrollTop - log.clientHeight <= 24;
+    expect(log.scrollHeight).toBeGreaterThan(log.clientHeight);
+    expect(atBottom()).toBe(true);
+    expect($(el, '[part="jump-button"]')).toBeNull();
+
+    log.scrollTop = 0;
+    log.dispatchEvent(new Event('scroll'));
+    await el.updateComplete;
+    await pushAll(el, textRun('more', ['a new answer while scrolled up']));
+    expect(log.scrollTop).toBe(0);
+    const jump = $<HTMLButtonElement>(el, '[part="jump-button"]')!;
+    expect(jump.textContent).toBe('Jump to latest');
+
+    jump.click();
+    await until(atBottom, 'the view to reach the bottom');
+    await until(() => $(el, '[part="jump-button"]') === null, 'the jump button to go');
+    await pushAll(el, textRun('again', ['followed again']));
+    expect(atBottom()).toBe(true);
+    await chaiExpect(el).to.be.accessible();
+  });
+});
+
+describe('<pagent-chat> themes', () => {
+  it('follows the theme attribute, takes --pagent-* tokens and exposes ::part', async () => {
+    const style = document.createElement('style');
+    style.textContent = `.themed::part(tool-call) { outline: 3px solid rgb(255, 0, 0); } .tokens { --pagent-color-background: rgb(1, 2, 3); }`;
+    document.head.append(style);
+    const el = await chatFixture((c) => c.classList.add('themed'));
+    await pushAll(el, richRun('Weather?', 'Done.'));
+    el.theme = 'light';
+    await el.updateComplete;
+    expect(bg(el)).toBe('rgb(255, 255, 255)');
+    el.theme = 'dark';
+    await el.updateComplete;
+    expect(el.getAttribute('theme')).toBe('dark');
+    expect(bg(el)).toBe('rgb(21, 24, 28)');
+    el.theme = 'auto';
+    await el.updateComplete;
+    expect(bg(el)).toBe(matchMedia('(prefers-color-scheme: dark)').matches ? 'rgb(21, 24, 28)' : 'rgb(255, 255, 255)');
+    el.classList.add('tokens');
+    expect(bg(el)).toBe('rgb(1, 2, 3)');
+    expect(getComputedStyle($(el, '[part~="tool-call"]')!).outlineColor).toBe('rgb(255, 0, 0)');
+    style.remove();
+  });
+
+  it('keeps visible focus on controls', async () => {
+    const el = await chatFixture();
+    const input = $<HTMLTextAreaElement>(el, '[part="input"]')!;
+    input.focus();
+    expect(el.shadowRoot!.activeElement).toBe(input);
+    const send = $<HTMLButtonElement>(el, '[part="send-button"]')!;
+    send.focus();
+    expect(getComputedStyle(send, null).outlineStyle === 'solid' || send.matches(':focus')).toBe(true);
+  });
+});
+
+describe('<pagent-chat> locales', () => {
+  it('uses zh-CN and ja from lang, inherits an ancestor lang, and takes string overrides', async () => {
+    const zh = await chatFixture((c) => (c.lang = 'zh-CN'));
+    expect($(zh, '[part="send-button"]')!.textContent).toBe('发送');
+    expect($(zh, '[part="input"]')!.getAttribute('aria-label')).toBe('消息');
+    const wrap = await fixture<HTMLDivElement>(html`<div lang="ja-JP"><pagent-chat></pagent-chat></div>`);
+    const ja = wrap.querySelector('pagent-chat')!;
+    await ja.updateComplete;
+    expect($(ja, '[part="send-button"]')!.textContent).toBe('送信');
+    expect($(ja, '[part="new-button"]')!.textContent).toBe('新しい会話');
+    const custom = await chatFixture((c) => (c.strings = { send: 'Go', placeholder: 'Ask me' }));
+    expect($(custom, '[part="send-button"]')!.textContent).toBe('Go');
+    expect($(custom, '[part="input"]')!.getAttribute('placeholder')).toBe('Ask me');
+    expect($(custom, '[part="new-button"]')!.textContent).toBe('New conversation');
+  });
+});
+
+describe('<pagent-chat> screenshots of the main states', () => {
+  it('light: a conversation with reasoning, tools, turns, answer and usage', async () => {
+    const el = await chatFixture((c) => {
+      c.theme = 'light';
+      c.style.height = '860px';
+      c.style.width = '720px';
+    });
+    await pushAll(el, richRun('What is the weather in Paris? Also run the explode tool.', 'It is **18 °C** in Paris.\n\nThe `explode` tool failed: *disk full*.'));
+    expect(bg(el)).toBe('rgb(255, 255, 255)');
+    expect($$(el, '[part~="tool-call"]').map((n) => n.dataset['status'])).toEqual(['ok', 'failed']);
+    expect($(el, '[part="usage"]')!.textContent).toBe('812 in · 64 out · 876 tokens');
+    expect($<HTMLDetailsElement>(el, '[part="reasoning"]')!.open).toBe(false);
+    await screenshot(el, 'light');
+  });
+
+  it('dark: the same conversation', async () => {
+    const el = await chatFixture((c) => {
+      c.theme = 'dark';
+      c.style.height = '860px';
+      c.style.width = '720px';
+    });
+    await pushAll(el, richRun('What is the weather in Paris? Also run the explode tool.', 'It is **18 °C** in Paris.\n\nThe `explode` tool failed: *disk full*.'));
+    expect(bg(el)).toBe('rgb(21, 24, 28)');
+    await screenshot(el, 'dark');
+  });
+
+  it('zh-CN: labels and text in Chinese', async () => {
+    const el = await chatFixture((c) => {
+      c.lang = 'zh-CN';
+      c.theme = 'light';
+      c.style.height = '760px';
+      c.style.width = '720px';
+    });
+    await pushAll(el, richRun('巴黎今天天气怎么样？', '巴黎现在 **18 °C**，晴。\n\n`explode` 工具失败了：磁盘已满。'));
+    expect($$(el, '[part="tool-status"]').map((n) => n.textContent)).toEqual(['完成', '失败']);
+    expect($(el, '[part="send-button"]')!.textContent).toBe('发送');
+    await screenshot(el, 'zh-CN');
+  });
+
+  it('ja: labels and text in Japanese, streaming with the stop button', async () => {
+    const el = await chatFixture((c) => {
+      c.lang = 'ja';
+      c.theme = 'light';
+      c.style.height = '760px';
+      c.style.width = '720px';
+      c.agent = {
+        events: (input) =>
+          (async function* () {
+            yield* richRun(input, '').slice(0, 9);
+            yield { method: 'TextDelta', params: { text: 'パリは現在 **18 °C** で晴れです。\n\n' } } as WireEvent;
+            yield { method: 'TextDelta', params: { text: '`explode` ツールは失敗しました' } } as WireEvent;
+            await new Promise(() => undefined);
+          })(),
+      };
+    });
+    el.send('パリの天気は？');
+    await until(() => $(el, '[part="stop-button"]') !== null && $$(el, '[part~="tool-call"]').length === 2, 'the streaming state');
+    await until(() => ($(el, '[part~="answer-text"]')?.textContent ?? '').includes('パリは現在'), 'the answer');
+    expect($(el, '[part="stop-button"]')!.textContent).toBe('停止');
+    expect($(el, '[part="timeline"]')!.getAttribute('aria-busy')).toBe('true');
+    expect($$(el, '[part="tool-status"]').map((n) => n.textContent)).toEqual(['完了', '失敗']);
+    await screenshot(el, 'ja');
+    el.stop();
+  });
+
+  it('a tool failure: a failed card with its error result', async () => {
+    const el = await chatFixture((c) => {
+      c.theme = 'light';
+      c.style.height = '360px';
+      c.style.width = '720px';
+    });
+    await pushAll(el, [
+      { method: 'RunBegin', params: { user_input: 'Run the explode tool' } },
+      { method: 'TurnBegin', params: { turn: 0 } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'e', name: 'explode', arguments: '{"reason": "disk full"}' } },
+      { method: 'ToolResult', params: { tool_call_id: 'e', name: 'explode', content: 'explode error: boom: disk full', ok: false, elapsed_ms: 87 } },
+    ]);
+    const card = $(el, '[part~="tool-call"]')!;
+    expect(card.dataset['status']).toBe('failed');
+    expect(card.querySelector('[part="tool-result"]')!.textContent).toBe('explode error: boom: disk full');
+    await screenshot(el, 'tool-failure');
+  });
+
+  it('an error: a failed run with its message and retry, after a stopped partial answer', async () => {
+    const el = await chatFixture((c) => {
+      c.theme = 'light';
+      c.style.height = '460px';
+      c.style.width = '720px';
+      c.client = { stream: () => (async function* () {})() };
+    });
+    await pushAll(el, [
+      { method: 'RunBegin', params: { user_input: 'Write a long story' } },
+      { method: 'TextDelta', params: { text: 'Once upon a time, in a quiet village,' } },
+      { method: 'RunEnd', params: { ...END, content: 'Once upon a time, in a quiet village,', stop_reason: 'cancelled' } },
+      { method: 'RunBegin', params: { user_input: 'Try again please' } },
+      { method: 'RunError', params: { message: 'Rate limit reached for gpt-4o-mini. Try again in 20s.', code: 'http', status: 429, where: 'llm' } },
+      { method: 'RunEnd', params: { ...END, stop_reason: 'error' } },
+    ]);
+    expect($(el, '[part="stopped"]')!.textContent).toBe('Stopped');
+    expect($(el, '[part="error"] .error-message')!.textContent).toBe('Rate limit reached for gpt-4o-mini. Try again in 20s.');
+    expect($(el, '[part="retry-button"]')).not.toBeNull();
+    await screenshot(el, 'error');
+  });
+});
