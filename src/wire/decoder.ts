@@ -48,7 +48,11 @@ export interface WireDecoder {
    * event at all but some content gives one run `RunBegin` + `RunError{code: "decode"}` + `RunEnd`.
    */
   end(): void;
-  /** Abort: closes an open run with `RunEnd{stop_reason: "cancelled"}` and no `RunError`; drops the rest. */
+  /**
+   * Abort: closes an open run with `RunEnd{stop_reason: "cancelled"}` and no `RunError`; drops the rest.
+   * A run that already carried a server's `RunError` (held until the end) gets it delivered, then
+   * `RunEnd{stop_reason: "error"}`: it had failed before the abort.
+   */
   cancel(): void;
   /**
    * Closes an open run with `RunError{code}` (unless it already carried one) + `RunEnd{stop_reason:
@@ -64,13 +68,26 @@ type Emitted = WireEvent | UnknownEvent;
 /** What a cut run's `RunEnd` reports, built from the events the run emitted (design §1). */
 interface RunState {
   turn: number | undefined;
-  hadError: boolean;
+  /** The run's one `RunError`, held until the run closes (design §1: it comes right before the end). */
+  error: (WireEvent & { method: 'RunError' }) | undefined;
+  /** The messages joined into `error`, so a repeated one is not added twice. */
+  errorMessages: Set<string>;
+  /** A `TurnEnd` that arrived while an error was held: the closing one if `RunEnd` comes next. */
+  turnEnd: (WireEvent & { method: 'TurnEnd' }) | undefined;
   text: string[];
   reasoning: string[];
   step: StepSummary | undefined;
 }
 
-const newRun = (): RunState => ({ turn: undefined, hadError: false, text: [], reasoning: [], step: undefined });
+const newRun = (): RunState => ({
+  turn: undefined,
+  error: undefined,
+  errorMessages: new Set(),
+  turnEnd: undefined,
+  text: [],
+  reasoning: [],
+  step: undefined,
+});
 
 /**
  * Creates the sync push decoder: `feed(chunk)` any number of times, then `end()` (EOF) or `cancel()`
@@ -79,6 +96,16 @@ const newRun = (): RunState => ({ turn: undefined, hadError: false, text: [], re
  * ends with exactly one `RunEnd`, always last, and carries at most one `RunError`; a `RunBegin` while a
  * run is open first closes it as truncated. A bad document goes to `onDecodeError` and is skipped;
  * unknown methods are skipped (or delivered with `includeUnknown`). No `TurnEnd` is ever invented.
+ *
+ * A failure's `RunError` always comes right before the run's end, whatever the server's order: a
+ * `RunError` is held, and the events the server sends after it (text, tools, turns) are delivered as they
+ * come; the held error is delivered when the run closes, just before its `RunEnd`, or before the closing
+ * `TurnEnd` when one is followed by the `RunEnd` (a `TurnEnd` after a held error waits for the next event
+ * to know). A second `RunError` in the run adds its message to the first (`"first; second"`, repeats
+ * skipped); code, status and where stay the first's. When the core closes the run itself (EOF, stall,
+ * network, a new `RunBegin`, and also cancel) a held error is delivered and is the run's one `RunError`:
+ * the core adds none of its own, and the `RunEnd` says `stop_reason: "error"` — a run that carries a
+ * `RunError` failed, even when the abort came later.
  *
  * @example
  * const decoder = createWireDecoder({ onEvent: (e) => console.log(e.method) });
@@ -145,6 +172,7 @@ export function createWireDecoder(
   }
 
   function handleEvent(event: Emitted): void {
+    if (event.method !== 'RunEnd') releaseTurnEnd();
     if ('unknown' in event) {
       if (includeUnknown) onEvent(event);
       return;
@@ -184,27 +212,51 @@ export function createWireDecoder(
         // a turn without a step summary (Victor): the answer is the text since the last tool result
         if (!state.step) state.text = [];
         break;
-      case 'RunError':
-        if (state.hadError) return;
-        state.hadError = true;
+      case 'TurnEnd':
+        if (state.error) {
+          state.turnEnd = event;
+          return;
+        }
         break;
+      case 'RunError':
+        if (!state.error) state.error = { method: 'RunError', params: { ...event.params } };
+        else if (!state.errorMessages.has(event.params.message)) state.error.params.message += `; ${event.params.message}`;
+        state.errorMessages.add(event.params.message);
+        return;
       case 'RunEnd':
         run = undefined;
+        deliverHeld(state);
         onEvent(event);
         return;
     }
     onEvent(event);
   }
 
-  /** Closes the open run: an optional RunError (none when the run carried one), then its RunEnd. */
+  /** A `TurnEnd` held behind an error was not the closing one: deliver it in its place. */
+  function releaseTurnEnd(): void {
+    const held = run?.turnEnd;
+    if (!held || !run) return;
+    run.turnEnd = undefined;
+    onEvent(held);
+  }
+
+  /** The end of a run: its held `RunError`, then the closing `TurnEnd` held behind it. */
+  function deliverHeld(state: RunState): void {
+    if (state.error) onEvent(state.error);
+    if (state.turnEnd) onEvent(state.turnEnd);
+  }
+
+  /**
+   * Closes the open run: its held `RunError`, or else the core's own `error` (if any), then the held
+   * `TurnEnd`, then its `RunEnd` (`stop_reason: "error"` whenever a `RunError` was delivered).
+   */
   function closeRun(stopReason: 'error' | 'cancelled', error?: { code: string; message: string }): void {
     const state = run;
     if (!state) return;
-    if (error && !state.hadError) {
-      state.hadError = true;
-      onEvent({ method: 'RunError', params: { message: error.message, code: error.code } });
-    }
+    if (!state.error && error) state.error = { method: 'RunError', params: { message: error.message, code: error.code } };
+    if (state.error) stopReason = 'error';
     run = undefined;
+    deliverHeld(state);
     const step = state.step;
     const end: WireEvent & { method: 'RunEnd' } = {
       method: 'RunEnd',

@@ -25,8 +25,11 @@ const has = (doc: Doc, key: string): boolean => Object.prototype.hasOwnProperty.
  *   `victor-unmatched-<k>` (k counts such results in the run from 1).
  * - The first `content`/`thinking`/`tool_call` after a `tool_result` closes the turn with
  *   `TurnEnd{stopped: false, stop_reason: "continuing"}` and opens the next one.
- * - `error` → `RunError{code: "provider"}`; the run stays open (Victor ends it with `stream_end`), so text
- *   sent after an error is still delivered.
+ * - `error` → `RunError{code: "provider"}` where it arrives; the run stays open (Victor ends it with
+ *   `stream_end`), so text and tools sent after an error are still delivered. The decoder core holds the
+ *   `RunError` and delivers it right before the run's closing `TurnEnd` (design §1), or at EOF/stall/
+ *   abort in place of a `truncated`/`timeout` one; a second `error` in the run joins its message to the
+ *   first's.
  * - `stream_end` → `TurnEnd{stopped: true}` + `RunEnd` (content since the last tool result, the turn's
  *   reasoning, no tool calls, `usage: null`); `stop_reason` is `"error"` when the run carried an `error`,
  *   else `"no_tool_calls"`. A `stream_end` outside a run yields a whole empty run.

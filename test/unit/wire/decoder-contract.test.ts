@@ -117,11 +117,110 @@ describe('runs: the termination contract', () => {
     ]);
   });
 
-  it('delivers at most one RunError per run', () => {
-    const body = [rpc('RunError', { message: 'one', code: 'provider' }), rpc('RunError', { message: 'two', code: 'provider' }), rpc('RunEnd', EMPTY_STEP)].join('\n');
-    const out = decodeChunks([body]);
-    expect(out.events.map((e) => e.method)).toEqual(['RunBegin', 'RunError', 'RunEnd']);
-    expect(out.events[1]).toEqual({ method: 'RunError', params: { message: 'one', code: 'provider' } });
+  it('delivers one RunError per run: a second one adds its message to the first and keeps the first code', () => {
+    const body = [
+      rpc('RunError', { message: 'one', code: 'provider', status: 502 }),
+      rpc('RunError', { message: 'two', code: 'http' }),
+      rpc('RunError', { message: 'one', code: 'provider' }),
+      rpc('RunEnd', EMPTY_STEP),
+    ].join('\n');
+    expect(decodeChunks([body]).events).toEqual([
+      runBegin(),
+      { method: 'RunError', params: { message: 'one; two', code: 'provider', status: 502 } },
+      { method: 'RunEnd', params: EMPTY_STEP },
+    ]);
+  });
+
+  it('moves a server RunError sent mid-run to just before the RunEnd, delivering what came after it', () => {
+    const body = [
+      rpc('RunBegin', { user_input: 'q' }),
+      rpc('TurnBegin', { turn: 0 }),
+      delta('Hi'),
+      rpc('RunError', { message: 'overloaded', code: 'provider' }),
+      delta(' there'),
+      rpc('ToolCallBegin', { tool_call_id: 'c1', name: 'ls', arguments: '{}' }),
+      rpc('RunEnd', { ...EMPTY_STEP, content: 'Hi there', stop_reason: 'error' }),
+    ].join('\n');
+    expect(decodeChunks([body]).events).toEqual([
+      runBegin('q'),
+      { method: 'TurnBegin', params: { turn: 0 } },
+      { method: 'TextDelta', params: { text: 'Hi' } },
+      { method: 'TextDelta', params: { text: ' there' } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'c1', name: 'ls', arguments: '{}' } },
+      { method: 'RunError', params: { message: 'overloaded', code: 'provider' } },
+      { method: 'RunEnd', params: { ...EMPTY_STEP, content: 'Hi there', stop_reason: 'error' } },
+    ]);
+  });
+
+  it('keeps a server order of RunError, closing TurnEnd, RunEnd as it is', () => {
+    const closing = { turn: 0, stopped: true, stop_reason: 'error' };
+    const body = [
+      rpc('TurnBegin', { turn: 0 }),
+      rpc('RunError', { message: 'x', code: 'provider' }),
+      rpc('TurnEnd', closing),
+      rpc('RunEnd', { ...EMPTY_STEP, stop_reason: 'error' }),
+    ].join('\n');
+    expect(decodeChunks([body]).events).toEqual([
+      runBegin(),
+      { method: 'TurnBegin', params: { turn: 0 } },
+      { method: 'RunError', params: { message: 'x', code: 'provider' } },
+      { method: 'TurnEnd', params: closing },
+      { method: 'RunEnd', params: { ...EMPTY_STEP, stop_reason: 'error' } },
+    ]);
+  });
+
+  it('delivers a TurnEnd that follows an error in place when the run goes on, and the error at the end', () => {
+    const body = [
+      rpc('TurnBegin', { turn: 0 }),
+      rpc('RunError', { message: 'x', code: 'provider' }),
+      rpc('TurnEnd', { turn: 0, stopped: false, stop_reason: 'continuing' }),
+      rpc('TurnBegin', { turn: 1 }),
+      delta('late'),
+    ].join('\n');
+    expect(decodeChunks([body]).events).toEqual([
+      runBegin(),
+      { method: 'TurnBegin', params: { turn: 0 } },
+      { method: 'TurnEnd', params: { turn: 0, stopped: false, stop_reason: 'continuing' } },
+      { method: 'TurnBegin', params: { turn: 1 } },
+      { method: 'TextDelta', params: { text: 'late' } },
+      { method: 'RunError', params: { message: 'x', code: 'provider' } },
+      { method: 'RunEnd', params: { ...EMPTY_STEP, content: 'late', stop_reason: 'error', turn: 1 } },
+    ]);
+  });
+
+  it('closes a run that carried a RunError, when a new RunBegin comes, with that error and no truncated one', () => {
+    const body = [rpc('RunError', { message: 'x', code: 'provider' }), delta('a'), rpc('RunBegin', { user_input: 'next' })].join('\n') + '\n';
+    expect(decodeChunks([body], { finish: 'cancel' }).events).toEqual([
+      runBegin(),
+      { method: 'TextDelta', params: { text: 'a' } },
+      { method: 'RunError', params: { message: 'x', code: 'provider' } },
+      { method: 'RunEnd', params: { ...EMPTY_STEP, content: 'a', stop_reason: 'error' } },
+      runBegin('next'),
+      { method: 'RunEnd', params: { ...EMPTY_STEP, stop_reason: 'cancelled' } },
+    ]);
+  });
+
+  it('on a stall after a server RunError, delivers that error and no timeout one', () => {
+    const events: WireEvent[] = [];
+    const decoder = createWireDecoder({ onEvent: (e) => void events.push(e) });
+    decoder.feed([rpc('RunError', { message: 'x', code: 'provider' }), delta('a')].join('\n') + '\n');
+    decoder.fail('timeout', 'No data for 20 ms');
+    expect(events).toEqual([
+      runBegin(),
+      { method: 'TextDelta', params: { text: 'a' } },
+      { method: 'RunError', params: { message: 'x', code: 'provider' } },
+      { method: 'RunEnd', params: { ...EMPTY_STEP, content: 'a', stop_reason: 'error' } },
+    ]);
+  });
+
+  it('on cancel after a server RunError, delivers that error and ends the run as failed, not cancelled', () => {
+    const body = [rpc('RunError', { message: 'x', code: 'provider' }), delta('a')].join('\n') + '\n';
+    expect(decodeChunks([body], { finish: 'cancel' }).events).toEqual([
+      runBegin(),
+      { method: 'TextDelta', params: { text: 'a' } },
+      { method: 'RunError', params: { message: 'x', code: 'provider' } },
+      { method: 'RunEnd', params: { ...EMPTY_STEP, content: 'a', stop_reason: 'error' } },
+    ]);
   });
 
   it('invents no TurnEnd for a run cut inside a turn', () => {

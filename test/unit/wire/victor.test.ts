@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createVictorDialect } from '../../../src/wire/dialects/victor.js';
+import { createWireDecoder } from '../../../src/wire/decoder.js';
 import { WireDecodeError } from '../../../src/errors.js';
 import type { EventOf, ParamsOf, UnknownEvent, WireEvent, WireMethod } from '../../../src/wire/events.js';
 
@@ -178,7 +179,7 @@ describe('Victor v1 dialect, synthetic cases', () => {
     ]);
   });
 
-  it('keeps delivering text after an error and ends the run with stop_reason "error"', () => {
+  it('reports an error where it arrives, keeps delivering text and ends the run with stop_reason "error" (the core moves the error)', () => {
     expect(
       decodeAll([v('content', { content: 'Partial ' }), v('error', { message: 'rate limited' }), v('content', { content: 'recovered' }), v('stream_end')]),
     ).toEqual([
@@ -403,5 +404,116 @@ describe('Victor v1 dialect, bad documents', () => {
     }
     // nothing was opened by the rejected documents
     expect(dialect.decode('{"v": 1, "event": "content", "content": "x"}', 2)[0]).toEqual(RUN_BEGIN);
+  });
+});
+
+/** Feeds Victor documents as one JSONL body through the decoder core, then ends it the given way. */
+function decodeStream(
+  docs: Array<Record<string, unknown>>,
+  finish: 'end' | 'cancel' | 'stall' = 'end',
+): Array<WireEvent | UnknownEvent> {
+  const events: Array<WireEvent | UnknownEvent> = [];
+  const decoder = createWireDecoder({ onEvent: (e: WireEvent) => void events.push(e) });
+  decoder.feed(docs.map((d) => JSON.stringify(d) + '\n').join(''));
+  if (finish === 'end') decoder.end();
+  else if (finish === 'cancel') decoder.cancel();
+  else decoder.fail('timeout', 'No data for 20 ms while a run was open');
+  return events;
+}
+
+const runEnd = (params: Partial<ParamsOf<'RunEnd'>>) => ({
+  method: 'RunEnd',
+  params: { content: '', tool_calls: [], reasoning_content: '', usage: null, ...params },
+});
+
+describe('Victor errors through the decoder core: RunError comes right before the run ends', () => {
+  it('delivers text sent after an error, then the error, the closing TurnEnd and RunEnd at stream_end', () => {
+    expect(
+      decodeStream([v('content', { content: 'Partial ' }), v('error', { message: 'rate limited' }), v('content', { content: 'recovered' }), v('stream_end')]),
+    ).toEqual([
+      RUN_BEGIN,
+      turnBegin(0),
+      { method: 'TextDelta', params: { text: 'Partial ' } },
+      { method: 'TextDelta', params: { text: 'recovered' } },
+      { method: 'RunError', params: { message: 'rate limited', code: 'provider' } },
+      { method: 'TurnEnd', params: { turn: 0, stopped: true, stop_reason: 'error' } },
+      runEnd({ content: 'Partial recovered', turn: 0, stop_reason: 'error' }),
+    ]);
+  });
+
+  it('delivers thinking and a tool round sent after an error before the error', () => {
+    expect(
+      decodeStream([
+        v('error', { message: 'tool budget low' }),
+        v('thinking', { content: 'hm' }),
+        v('tool_call', { tool: 'ls', call_id: 'c1' }),
+        v('tool_result', { tool: 'ls', call_id: 'c1', success: true, result: 'a.txt' }),
+        v('content', { content: 'Done' }),
+        v('stream_end'),
+      ]),
+    ).toEqual([
+      RUN_BEGIN,
+      turnBegin(0),
+      { method: 'ReasoningDelta', params: { text: 'hm' } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'c1', name: 'ls', arguments: '{}' } },
+      { method: 'ToolResult', params: { tool_call_id: 'c1', name: 'ls', content: 'a.txt', ok: true } },
+      continuing(0),
+      turnBegin(1),
+      { method: 'TextDelta', params: { text: 'Done' } },
+      { method: 'RunError', params: { message: 'tool budget low', code: 'provider' } },
+      { method: 'TurnEnd', params: { turn: 1, stopped: true, stop_reason: 'error' } },
+      runEnd({ content: 'Done', turn: 1, stop_reason: 'error' }),
+    ]);
+  });
+
+  it('ends a run cut after an error (EOF without stream_end) with that provider error and no truncated one', () => {
+    expect(decodeStream([v('content', { content: 'a' }), v('error', { message: 'boom' }), v('content', { content: 'b' })])).toEqual([
+      RUN_BEGIN,
+      turnBegin(0),
+      { method: 'TextDelta', params: { text: 'a' } },
+      { method: 'TextDelta', params: { text: 'b' } },
+      { method: 'RunError', params: { message: 'boom', code: 'provider' } },
+      runEnd({ content: 'ab', turn: 0, stop_reason: 'error' }),
+    ]);
+  });
+
+  it('ends a run that stalls after an error with that provider error, not a timeout one', () => {
+    expect(decodeStream([v('content', { content: 'a' }), v('error', { message: 'boom' })], 'stall')).toEqual([
+      RUN_BEGIN,
+      turnBegin(0),
+      { method: 'TextDelta', params: { text: 'a' } },
+      { method: 'RunError', params: { message: 'boom', code: 'provider' } },
+      runEnd({ content: 'a', turn: 0, stop_reason: 'error' }),
+    ]);
+  });
+
+  it('ends a run aborted after an error with that provider error and stop_reason "error"', () => {
+    expect(decodeStream([v('error', { message: 'boom' }), v('content', { content: 'a' })], 'cancel')).toEqual([
+      RUN_BEGIN,
+      turnBegin(0),
+      { method: 'TextDelta', params: { text: 'a' } },
+      { method: 'RunError', params: { message: 'boom', code: 'provider' } },
+      runEnd({ content: 'a', turn: 0, stop_reason: 'error' }),
+    ]);
+  });
+
+  it('joins two errors of one run into its one RunError', () => {
+    const events = decodeStream([v('error', { message: 'rate limited' }), v('content', { content: 'x' }), v('error', { message: 'gave up' }), v('stream_end')]);
+    expect(events.filter((e) => e.method === 'RunError')).toEqual([
+      { method: 'RunError', params: { message: 'rate limited; gave up', code: 'provider' } },
+    ]);
+    expect(events.map((e) => e.method).slice(-3)).toEqual(['RunError', 'TurnEnd', 'RunEnd']);
+  });
+
+  it('carries no error into the next run', () => {
+    const events = decodeStream([v('error', { message: 'first' }), v('stream_end'), v('content', { content: 'ok' }), v('stream_end')]);
+    const second = events.slice(events.findIndex((e) => e.method === 'RunEnd') + 1);
+    expect(second).toEqual([
+      RUN_BEGIN,
+      turnBegin(0),
+      { method: 'TextDelta', params: { text: 'ok' } },
+      { method: 'TurnEnd', params: { turn: 0, stopped: true, stop_reason: 'no_tool_calls' } },
+      runEnd({ content: 'ok', turn: 0, stop_reason: 'no_tool_calls' }),
+    ]);
   });
 });
