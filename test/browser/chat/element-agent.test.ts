@@ -1,0 +1,120 @@
+import { expect as chaiExpect } from '@open-wc/testing';
+import { describe, expect, it } from 'vitest';
+import { Agent, type AgentModel, type AgentModelEvent } from '../../../src/agent/agent.js';
+import { tool } from '../../../src/agent/tools.js';
+import { createSessionStore } from '../../../src/store/session-store.js';
+import { $, $$, answers, chatFixture, toolCards, until } from './helpers.js';
+
+/** A model that answers each request with the next scripted step. */
+function scriptedModel(steps: Array<{ text?: string[]; calls?: Array<[string, string, string]> }>): AgentModel {
+  let n = 0;
+  return {
+    async *stream(): AsyncIterable<AgentModelEvent> {
+      const step = steps[n++] ?? { text: ['(no more steps)'] };
+      for (const text of step.text ?? []) yield { type: 'text', text };
+      yield {
+        type: 'step',
+        step: {
+          content: (step.text ?? []).join(''),
+          reasoning_content: '',
+          tool_calls: (step.calls ?? []).map(([id, name, args]) => ({ id, type: 'function' as const, function: { name, arguments: args } })),
+          finish_reason: step.calls ? 'tool_calls' : 'stop',
+          usage: null,
+        },
+      };
+    },
+  };
+}
+
+const unique = (p: string): string => `${p}-${Math.random().toString(36).slice(2)}`;
+
+describe('<pagent-chat> with an in-browser Agent', () => {
+  it('runs the agent loop and asks for approval on the tool card', async () => {
+    const ran: string[] = [];
+    const remove = tool({
+      name: 'remove_file',
+      description: 'Deletes a file',
+      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      needsApproval: true,
+      execute: (args: { path: string }) => {
+        ran.push(args.path);
+        return `removed ${args.path}`;
+      },
+    });
+    const el = await chatFixture();
+    el.agent = new Agent({
+      llm: scriptedModel([{ calls: [['c1', 'remove_file', '{"path": "a.txt"}']] }, { text: ['Removed ', 'a.txt.'] }]),
+      tools: [remove],
+      approve: (call) => el.requestApproval(call),
+    });
+    el.send('Delete a.txt');
+    await until(() => $(el, '[part="approve-button"]') !== null, 'the approval buttons');
+    expect(toolCards(el)).toEqual([['remove_file', 'awaiting-approval']]);
+    expect(ran).toEqual([]);
+    await chaiExpect(el).to.be.accessible();
+    $<HTMLButtonElement>(el, '[part="approve-button"]')!.click();
+    await until(() => answers(el).at(-1) === 'Removed a.txt.', 'the final answer');
+    expect(ran).toEqual(['a.txt']);
+    expect(toolCards(el)).toEqual([['remove_file', 'ok']]);
+    expect($(el, '[part="tool-result"]')!.textContent).toBe('removed a.txt');
+  });
+
+  it('denies pending approvals when the run is stopped', async () => {
+    const el = await chatFixture();
+    const risky = tool({ name: 'risky', description: '', parameters: { type: 'object' }, needsApproval: true, execute: () => 'done' });
+    el.agent = new Agent({
+      llm: scriptedModel([{ calls: [['c1', 'risky', '{}']] }, { text: ['after'] }]),
+      tools: [risky],
+      approve: (call) => el.requestApproval(call),
+    });
+    el.send('go');
+    await until(() => $(el, '[part="approve-button"]') !== null, 'the approval buttons');
+    $<HTMLButtonElement>(el, '[part="stop-button"]')!.click();
+    await until(() => !el.streaming, 'the run to stop');
+    await el.updateComplete;
+    expect($(el, '[part="approve-button"]')).toBeNull();
+    expect(toolCards(el)[0]![1]).not.toBe('ok');
+  });
+});
+
+describe('<pagent-chat> with a session store', () => {
+  it('lists stored conversations and reopens, renames and deletes them', async () => {
+    const store = createSessionStore({ name: unique('chat-store') });
+    await store.append('s1', [
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: '18' },
+      { role: 'assistant', content: 'It is 18 °C.' },
+    ]);
+    await store.append('s2', [
+      { role: 'user', content: 'Hello' },
+      { role: 'assistant', content: 'Hi!' },
+    ]);
+    await store.rename('s1', 'Paris weather');
+    const el = await chatFixture((c) => (c.store = store));
+    await until(() => $$(el, '[part="session"]').length === 2, 'the session list');
+    const titles = () => $$(el, '[part="session-open"]').map((b) => b.textContent);
+    expect(titles()).toContain('Paris weather');
+
+    $$<HTMLButtonElement>(el, '[part="session-open"]').find((b) => b.textContent === 'Paris weather')!.click();
+    await until(() => answers(el).length === 1, 'the reopened conversation');
+    expect($(el, '[part~="user"]')!.textContent!.trim()).toBe('Weather in Paris?');
+    expect(answers(el)).toEqual(['It is 18 °C.']);
+    expect(toolCards(el)).toEqual([['get_weather', 'ok']]);
+
+    const s2 = () => $$(el, '[part="session"]').find((li) => li.querySelector('[part="session-open"]')?.textContent !== 'Paris weather')!;
+    s2().querySelector<HTMLButtonElement>('[part="session-rename"]')!.click();
+    await el.updateComplete;
+    const input = $<HTMLInputElement>(el, '[part="session-title-input"]')!;
+    input.value = 'Greetings';
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    await until(() => titles().includes('Greetings'), 'the new title');
+    expect((await store.list()).map((x) => x.title).sort()).toEqual(['Greetings', 'Paris weather']);
+
+    $$(el, '[part="session"]').find((li) => li.textContent!.includes('Paris weather'))!.querySelector<HTMLButtonElement>('[part="session-delete"]')!.click();
+    await until(() => $$(el, '[part="session"]').length === 1, 'the deletion');
+    expect((await store.list()).map((x) => x.id)).toEqual(['s2']);
+    expect($$(el, '[part~="message"]')).toEqual([]);
+    await chaiExpect(el).to.be.accessible();
+  });
+});
