@@ -3,7 +3,6 @@ import { property, query, state } from 'lit/decorators.js';
 import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { PagentError } from '../errors.js';
-import type { ChatMessage } from '../agent/messages.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
 import { createAnswerRenderer, createTextRenderer } from './answer.js';
 import { createChatEvent } from './events.js';
@@ -11,10 +10,10 @@ import { resolveLocale, stringsFor, type PagentChatStrings } from './i18n.js';
 import { renderComposer } from './parts/composer.js';
 import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
-import { renderSessionList, type SessionSummaryView } from './parts/session-list.js';
 import { renderWireLog, type WireLogLine } from './parts/wire-log.js';
 import { RunController, type RunOutcome, type RunSource } from './run-controller.js';
 import { ScrollController } from './scroll-controller.js';
+import { SessionController, type ChatStore } from './session-controller.js';
 import { createSrcClient } from './src-client.js';
 import { chatStyles } from './styles.js';
 import {
@@ -38,20 +37,14 @@ export interface ChatAgent {
   events(input: string, options?: { signal?: AbortSignal }): AsyncIterable<WireEvent | UnknownEvent>;
 }
 
-/** The parts of a session store the element uses: `createSessionStore()` fits. */
-export interface ChatStore {
-  list(): Promise<readonly SessionSummaryView[]>;
-  load(id: string): Promise<{ readonly messages: readonly ChatMessage[] } | undefined>;
-  rename(id: string, title: string): Promise<unknown>;
-  delete(id: string): Promise<unknown>;
-}
-
 /** A tool call the user is asked to approve (the Agent's `approve(call)` argument). */
 export interface ApprovalRequest {
   tool_call_id: string;
   name: string;
   arguments: string;
 }
+
+export type { ChatStore };
 
 /** Builds the POST body for `src` from the user's text and the server's session id. */
 export type ChatBody = (text: string, sessionId: string | undefined) => unknown;
@@ -139,9 +132,6 @@ export class PagentChat extends LitElement {
   @property({ attribute: 'lang' }) private langAttribute: string | null = null;
   @state() private timeline: TimelineState = createTimeline();
   @state() private announcement = '';
-  @state() private sessions: readonly SessionSummaryView[] = [];
-  @state() private openSessionId: string | undefined;
-  @state() private editingSessionId: string | undefined;
   @state() private wireLogOpen = false;
   @state() private wireLines: WireLogLine[] = [];
   @query('.timeline') private timelineEl!: HTMLElement | null;
@@ -151,6 +141,14 @@ export class PagentChat extends LitElement {
     onSettled: (outcome) => this.handleSettled(outcome),
   });
   private readonly scroller = new ScrollController(this, { container: () => this.timelineEl });
+  private readonly sessions = new SessionController(this, {
+    onOpen: (_id, messages) => {
+      this.runs.stop();
+      this.timeline = timelineFromMessages(messages);
+    },
+    onDelete: () => this.reset(),
+    onError: (err) => this.reportStoreError(err),
+  });
   private srcClient: { url: string; client: ChatClient } | undefined;
   private approvals = new Map<string, (approved: boolean) => void>();
   private wireLineCount = 0;
@@ -206,7 +204,7 @@ export class PagentChat extends LitElement {
     this.timeline = createTimeline();
     this.wireLines = [];
     this.srcClient = undefined;
-    this.openSessionId = undefined;
+    this.sessions.openId = undefined;
     this.announcement = '';
   }
 
@@ -231,7 +229,6 @@ export class PagentChat extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.inheritedLang = this.parentElement?.closest('[lang]')?.getAttribute('lang') ?? null;
-    if (this.store) void this.refreshSessions();
   }
 
   override disconnectedCallback(): void {
@@ -247,7 +244,7 @@ export class PagentChat extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('store') && this.store && this.isConnected) void this.refreshSessions();
+    if (changed.has('store')) this.sessions.setStore(this.store);
     if (changed.has('src') && this.srcClient && this.srcClient.url !== this.src) this.srcClient = undefined;
   }
 
@@ -257,7 +254,7 @@ export class PagentChat extends LitElement {
     const streaming = this.streaming;
     const { items } = this.timeline;
     return html`<div class="layout">
-      ${this.store ? this.renderSessions(s) : nothing}
+      ${this.sessions.render(s) ?? nothing}
       <div class="main">
         <div
           part="timeline"
@@ -293,19 +290,6 @@ export class PagentChat extends LitElement {
           onToggle: (open) => (this.wireLogOpen = open),
         })
       : nothing}`;
-  }
-
-  private renderSessions(s: PagentChatStrings) {
-    return renderSessionList({
-      strings: s,
-      sessions: this.sessions,
-      currentId: this.openSessionId,
-      editingId: this.editingSessionId,
-      onOpen: (id) => void this.openSession(id),
-      onStartRename: (id) => (this.editingSessionId = id || undefined),
-      onRename: (id, title) => void this.renameSession(id, title),
-      onDelete: (id) => void this.deleteSession(id),
-    });
   }
 
   private get locale(): string {
@@ -407,49 +391,6 @@ export class PagentChat extends LitElement {
     const last = this.wireLines[this.wireLines.length - 1];
     if (last) last.error = error;
     this.requestUpdate();
-  }
-
-  private async refreshSessions(): Promise<void> {
-    const store = this.store;
-    if (!store) return;
-    try {
-      this.sessions = await store.list();
-    } catch (err) {
-      this.reportStoreError(err);
-    }
-  }
-
-  private async openSession(id: string): Promise<void> {
-    const store = this.store;
-    if (!store) return;
-    try {
-      const session = await store.load(id);
-      this.runs.stop();
-      this.timeline = timelineFromMessages(session?.messages ?? []);
-      this.openSessionId = id;
-    } catch (err) {
-      this.reportStoreError(err);
-    }
-  }
-
-  private async renameSession(id: string, title: string): Promise<void> {
-    this.editingSessionId = undefined;
-    try {
-      await this.store?.rename(id, title);
-    } catch (err) {
-      this.reportStoreError(err);
-    }
-    await this.refreshSessions();
-  }
-
-  private async deleteSession(id: string): Promise<void> {
-    try {
-      await this.store?.delete(id);
-      if (this.openSessionId === id) this.reset();
-    } catch (err) {
-      this.reportStoreError(err);
-    }
-    await this.refreshSessions();
   }
 
   private reportStoreError(err: unknown): void {

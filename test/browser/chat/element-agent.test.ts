@@ -115,6 +115,8 @@ describe('<pagent-chat> with a session store', () => {
     await until(() => $$(el, '[part="session"]').length === 1, 'the deletion');
     expect((await store.list()).map((x) => x.id)).toEqual(['s2']);
     expect($$(el, '[part~="message"]')).toEqual([]);
+    await store.append('s3', [{ role: 'user', content: 'Saved elsewhere' }]);
+    await until(() => $$(el, '[part="session"]').length === 2, 'the list to follow the store');
     await chaiExpect(el).to.be.accessible();
   });
 });

@@ -139,6 +139,28 @@ describe('<pagent-chat src> over the corpus', () => {
   });
 });
 
+describe('<pagent-chat src> wire log', () => {
+  it('shows each raw line as received and marks the one that failed to decode', async () => {
+    const chunks = [
+      '{"jsonrpc": "2.0", "method": "RunBegin", "params": {"user_input": "x"}}\n',
+      'this is not json <b>at all</b>\n',
+      '{"jsonrpc": "2.0", "method": "TextDelta", "params": {"text": "still fine"}}\n',
+      '{"jsonrpc": "2.0", "method": "RunEnd", "params": {"content": "still fine", "tool_calls": [], "reasoning_content": "", "usage": null}}\n',
+    ];
+    const el = await runSrc(`${api}/wire/script`, (c) => (c.body = () => ({ headers: { 'Content-Type': 'application/x-ndjson' }, chunks })));
+    expect(answers(el)).toEqual(['still fine']);
+    $<HTMLDetailsElement>(el, '[part="wire-log"]')!.open = true;
+    await until(() => $$(el, '[part~="wire-line"]').length === 4, 'the wire log lines');
+    const lines = $$(el, '[part~="wire-line"]');
+    expect(lines.map((l) => l.querySelector('code')!.textContent)).toEqual(chunks.map((c) => c.trimEnd()));
+    const bad = $$(el, '[part~="wire-line-error"]');
+    expect(bad.length).toBe(1);
+    expect(bad[0]!.textContent).toContain('this is not json');
+    expect(bad[0]!.textContent).toContain('decode error');
+    expect($$(el, '[part="wire-log"] b').length).toBe(0);
+  });
+});
+
 describe('<pagent-chat src> requests', () => {
   it('POSTs {"message": text} as JSON', async () => {
     const el = await chatFixture((c) => (c.src = `${api}/wire/echo`));

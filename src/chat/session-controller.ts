@@ -1,0 +1,127 @@
+/**
+ * Keeps `<pagent-chat>`'s list of stored conversations in step with a session store: lists them,
+ * reopens, renames and deletes, and refreshes on every store change (also from other tabs).
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ChatMessage } from '../agent/messages.js';
+import type { PagentChatStrings } from './i18n.js';
+import { renderSessionList, type SessionSummaryView } from './parts/session-list.js';
+
+/** The parts of a session store the element uses: `createSessionStore()` fits. */
+export interface ChatStore {
+  list(): Promise<readonly SessionSummaryView[]>;
+  load(id: string): Promise<{ readonly messages: readonly ChatMessage[] } | undefined>;
+  rename(id: string, title: string): Promise<unknown>;
+  delete(id: string): Promise<unknown>;
+  /** Optional: change notifications; returns the unsubscribe function. */
+  subscribe?(listener: () => void): () => void;
+}
+
+/** Callbacks of {@link SessionController}. */
+export interface SessionControllerOptions {
+  onOpen(id: string, messages: readonly ChatMessage[]): void;
+  onDelete(id: string): void;
+  onError(err: unknown): void;
+}
+
+/** The reactive controller behind the conversation list. */
+export class SessionController implements ReactiveController {
+  private store: ChatStore | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private sessions: readonly SessionSummaryView[] = [];
+  private editingId: string | undefined;
+  /** The conversation shown, if it came from the store. */
+  openId: string | undefined;
+
+  constructor(
+    private readonly host: ReactiveControllerHost & { readonly isConnected: boolean },
+    private readonly options: SessionControllerOptions,
+  ) {
+    host.addController(this);
+  }
+
+  /** Switches to another store (or none). */
+  setStore(store: ChatStore | undefined): void {
+    if (store === this.store) return;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    this.store = store;
+    this.sessions = [];
+    if (this.host.isConnected) this.hostConnected();
+  }
+
+  hostConnected(): void {
+    const store = this.store;
+    if (!store) return;
+    if (!this.unsubscribe && store.subscribe) this.unsubscribe = store.subscribe(() => void this.refresh());
+    void this.refresh();
+  }
+
+  hostDisconnected(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  /** Reads the list again. */
+  async refresh(): Promise<void> {
+    const store = this.store;
+    if (!store) return;
+    try {
+      this.sessions = await store.list();
+      this.host.requestUpdate();
+    } catch (err) {
+      this.options.onError(err);
+    }
+  }
+
+  private async open(id: string): Promise<void> {
+    try {
+      const session = await this.store?.load(id);
+      this.openId = id;
+      this.options.onOpen(id, session?.messages ?? []);
+    } catch (err) {
+      this.options.onError(err);
+    }
+  }
+
+  private async rename(id: string, title: string): Promise<void> {
+    this.editingId = undefined;
+    try {
+      await this.store?.rename(id, title);
+    } catch (err) {
+      this.options.onError(err);
+    }
+    await this.refresh();
+  }
+
+  private async remove(id: string): Promise<void> {
+    try {
+      await this.store?.delete(id);
+      if (this.openId === id) {
+        this.openId = undefined;
+        this.options.onDelete(id);
+      }
+    } catch (err) {
+      this.options.onError(err);
+    }
+    await this.refresh();
+  }
+
+  /** The list, or nothing without a store. */
+  render(strings: PagentChatStrings) {
+    if (!this.store) return undefined;
+    return renderSessionList({
+      strings,
+      sessions: this.sessions,
+      currentId: this.openId,
+      editingId: this.editingId,
+      onOpen: (id) => void this.open(id),
+      onStartRename: (id) => {
+        this.editingId = id || undefined;
+        this.host.requestUpdate();
+      },
+      onRename: (id, title) => void this.rename(id, title),
+      onDelete: (id) => void this.remove(id),
+    });
+  }
+}
