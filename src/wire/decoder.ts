@@ -44,7 +44,7 @@ export interface WireDecoder {
   feed(chunk: Uint8Array | string): void;
   /**
    * EOF: flushes a last line without a newline, then closes an open run with
-   * `RunError{code: "truncated"}` + `RunEnd{stop_reason: "error"}`. A body that held no decodable
+   * `RunError{code: "truncated"}` (or the run's own held `RunError`) + `RunEnd{stop_reason: "error"}`. A body that held no decodable
    * event at all but some content gives one run `RunBegin` + `RunError{code: "decode"}` + `RunEnd`.
    */
   end(): void;
@@ -55,7 +55,7 @@ export interface WireDecoder {
    */
   cancel(): void;
   /**
-   * Closes an open run with `RunError{code}` (unless it already carried one) + `RunEnd{stop_reason:
+   * Closes an open run with `RunError{code}` (or the run's own held `RunError`) + `RunEnd{stop_reason:
    * "error"}`, and stops decoding. A no-op when no run is open.
    */
   fail(code: 'timeout' | 'network', message: string): void;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WireClient, type WireClientOptions, type WireDecodeError, type WireEvent } from '../../../src/index.js';
 import type { WireScript } from '../../server/wire.js';
-import { api, collect, FAILED_RUN_END, methods, projectRuns, rpc, serverSawClose, uniqueId } from './client-helpers.js';
+import { api, collect, FAILED_RUN_END, methods, projectRuns, rpc, serverSawClose, uniqueId, victorSse } from './client-helpers.js';
 
 const client = (options?: Omit<WireClientOptions, 'includeUnknown'>) => new WireClient(`${api}/wire/script`, options);
 const opening = [rpc('RunBegin', { user_input: 'q' }), rpc('TurnBegin', { turn: 0 }), rpc('TextDelta', { text: 'Hel' })];
@@ -141,6 +141,26 @@ describe('WireClient stall detection', () => {
       method: 'RunEnd',
       params: { content: 'Hel', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error', turn: 0 },
     });
+    expect(await serverSawClose(id)).toMatchObject({ closed: true, finishedByServer: false });
+  });
+
+  it('ends a Victor run that stalls after its error with that provider error, not a timeout one, and aborts', async () => {
+    const id = uniqueId();
+    const body = victorSse([
+      { event: 'content', content: 'Half' },
+      { event: 'error', message: 'model overloaded' },
+      { event: 'content', content: ' more' },
+    ]);
+    const script: WireScript = { id, headers: { 'Content-Type': 'text/event-stream' }, chunks: [body], end: 'hang' };
+    const events = await collect(client({ idleTimeoutMs: 40 }).stream(script));
+    expect(events).toEqual([
+      { method: 'RunBegin', params: { user_input: '' } },
+      { method: 'TurnBegin', params: { turn: 0 } },
+      { method: 'TextDelta', params: { text: 'Half' } },
+      { method: 'TextDelta', params: { text: ' more' } },
+      { method: 'RunError', params: { code: 'provider', message: 'model overloaded' } },
+      { method: 'RunEnd', params: { content: 'Half more', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error', turn: 0 } },
+    ]);
     expect(await serverSawClose(id)).toMatchObject({ closed: true, finishedByServer: false });
   });
 

@@ -235,14 +235,14 @@ describe('WireClient streaming Victor over SSE', () => {
     expect(runs[0]?.results).toEqual([['victor-unmatched-1', 'shell', '{"exit":0}', true]]);
   });
 
-  it('keeps text that follows an error and ends that run with stop_reason "error"', async () => {
+  it('keeps text that follows an error and delivers the error right before the closing TurnEnd and RunEnd', async () => {
     const events = await synthetic([
       { event: 'content', content: 'Before. ' },
       { event: 'error', message: 'upstream hiccup' },
       { event: 'content', content: 'After.' },
       { event: 'stream_end' },
     ]);
-    expect(methods(events)).toEqual(['RunBegin', 'TurnBegin', 'TextDelta', 'RunError', 'TextDelta', 'TurnEnd', 'RunEnd']);
+    expect(methods(events)).toEqual(['RunBegin', 'TurnBegin', 'TextDelta', 'TextDelta', 'RunError', 'TurnEnd', 'RunEnd']);
     expect(projectRuns(events)).toEqual<RunProjection[]>([
       {
         text: 'Before. After.',
