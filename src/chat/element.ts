@@ -176,6 +176,7 @@ export class PagentChat extends LitElement {
    * flight first; resolves when the source ends, is stopped, or the element leaves the DOM.
    */
   consume(events: AsyncIterable<WireEvent | UnknownEvent>): Promise<void> {
+    this.stopRunInFlight();
     return this.runs.start(() => events);
   }
 
@@ -186,6 +187,7 @@ export class PagentChat extends LitElement {
    */
   send(text: string): void {
     if (!this.dispatchEvent(createChatEvent('pagent-send', { text }))) return;
+    this.stopRunInFlight();
     this.timeline = addUserMessage(this.timeline, text);
     this.scroller.jumpToLatest();
     const source = this.sourceFor(text);
@@ -348,6 +350,13 @@ export class PagentChat extends LitElement {
   private requestBody(text: string, sessionId: string | undefined): unknown {
     if (this.body) return this.body(text, sessionId);
     return sessionId === undefined ? { message: text } : { message: text, session_id: sessionId };
+  }
+
+  /** Stops a run still in flight and closes it as cancelled now, before another one starts. */
+  private stopRunInFlight(): void {
+    if (!this.runs.running) return;
+    this.runs.stop();
+    this.handleSettled({ aborted: true, error: undefined, current: true });
   }
 
   private handleSettled(outcome: RunOutcome): void {

@@ -221,6 +221,31 @@ describe('<pagent-chat> composer', () => {
     expect($(el, '[part="timeline"]')!.getAttribute('aria-busy')).toBe('false');
   });
 
+  it('sending while a run streams stops that run (marked stopped) and starts the new one', async () => {
+    const sources = [manualSource(), manualSource()];
+    let n = 0;
+    const el = await chatFixture((c) => {
+      c.agent = {
+        events: (input) => {
+          const src = sources[n++]!;
+          src.push({ method: 'RunBegin', params: { user_input: input } }, { method: 'TextDelta', params: { text: `answer to ${input}` } });
+          return src.iterable;
+        },
+      };
+    });
+    el.send('first');
+    await until(() => (answers(el)[0] ?? '').startsWith('answer'), 'the first answer');
+    el.send('second');
+    sources[1]!.push({ method: 'RunEnd', params: { ...END, content: 'answer to second' } });
+    await until(() => answers(el)[1] === 'answer to second', 'the second run');
+    await el.updateComplete;
+    expect(answers(el)).toEqual(['answer to first', 'answer to second']);
+    expect(sources[0]!.closed).toBe(true);
+    expect($$(el, '[part~="user"]').map((u) => u.textContent!.trim())).toEqual(['first', 'second']);
+    const rows = $$(el, '[part~="message"], [part="stopped"]').map((n) => n.getAttribute('part'));
+    expect(rows).toEqual(['message user', 'message answer', 'stopped', 'message user', 'message answer']);
+  });
+
   it('new conversation clears the timeline', async () => {
     const el = await chatFixture();
     await pushAll(el, textRun('q', ['a']));
