@@ -49,7 +49,7 @@ export type { ChatStore };
 /** Builds the POST body for `src` from the user's text and the server's session id. */
 export type ChatBody = (text: string, sessionId: string | undefined) => unknown;
 
-/** The lines the wire log keeps (oldest dropped first). */
+/** The lines the wire log keeps at least (oldest dropped first, in bulk). */
 const WIRE_LOG_LIMIT = 2000;
 
 /**
@@ -288,7 +288,6 @@ export class PagentChat extends LitElement {
           strings: s,
           lines: this.wireLines,
           open: this.wireLogOpen,
-          version: this.wireLineCount,
           onToggle: (open) => (this.wireLogOpen = open),
         })
       : nothing}`;
@@ -390,9 +389,9 @@ export class PagentChat extends LitElement {
   }
 
   private logLine(text: string): void {
-    const lines = this.wireLines.length >= WIRE_LOG_LIMIT ? this.wireLines.slice(1) : this.wireLines;
-    lines.push({ n: ++this.wireLineCount, text });
-    this.wireLines = lines;
+    this.wireLines.push({ n: ++this.wireLineCount, text });
+    // trimmed in bulk, so keeping the newest lines costs O(1) per line
+    if (this.wireLines.length > 2 * WIRE_LOG_LIMIT) this.wireLines = this.wireLines.slice(-WIRE_LOG_LIMIT);
     if (this.wireLog) this.requestUpdate();
   }
 

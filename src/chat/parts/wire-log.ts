@@ -15,7 +15,6 @@ export interface WireLogView {
   readonly strings: PagentChatStrings;
   readonly lines: readonly WireLogLine[];
   readonly open: boolean;
-  readonly version: number;
   readonly onToggle: (open: boolean) => void;
 }
 
