@@ -1,6 +1,7 @@
 import { expect as chaiExpect } from '@open-wc/testing';
 import { describe, expect, inject, it } from 'vitest';
 import type { PagentChat } from '../../../src/chat/element.js';
+import { WireClient } from '../../../src/wire/client.js';
 import pagentText from '../../fixtures/pagent/text.ndjson?raw';
 import pagentMaxTurns from '../../fixtures/pagent/max_turns.ndjson?raw';
 import pagentParallel from '../../fixtures/pagent/parallel_tools.ndjson?raw';
@@ -158,6 +159,18 @@ describe('<pagent-chat src> wire log', () => {
     expect(bad[0]!.textContent).toContain('this is not json');
     expect(bad[0]!.textContent).toContain('decode error');
     expect($$(el, '[part="wire-log"] b').length).toBe(0);
+  });
+});
+
+describe('<pagent-chat> with a WireClient', () => {
+  it('streams a run from the client property the same way as from src', async () => {
+    const el = await chatFixture((c) => (c.client = new WireClient(`${api}/wire/corpus/pagent/tool_error.ndjson?chunkMax=3`)));
+    const ended = new Promise((r) => el.addEventListener('pagent-run-end', r, { once: true }));
+    el.send('Run the explode tool');
+    await ended;
+    await el.updateComplete;
+    expect(answers(el)).toEqual([squash(expectedFromLines(pagentToolError).finalAnswer)]);
+    expect(toolCards(el)).toEqual([['explode', 'failed']]);
   });
 });
 
