@@ -11,9 +11,12 @@ function keydown(target: HTMLElement, init: KeyboardEventInit & { keyCode?: numb
   return e;
 }
 
+/** Events of `type` from `el`, heard on the document (so they must bubble out of the shadow root). */
 function collect<K extends keyof GlobalEventHandlersEventMap>(el: PagentChat, type: K): GlobalEventHandlersEventMap[K][] {
   const out: GlobalEventHandlersEventMap[K][] = [];
-  document.addEventListener(type, (e) => out.push(e));
+  document.addEventListener(type, (e) => {
+    if (e.target === el) out.push(e);
+  });
   return out;
 }
 
