@@ -177,6 +177,24 @@ describe('<pagent-chat> screenshots of the main states', () => {
     el.stop();
   });
 
+  it('streaming reasoning: the reasoning block is open while it streams', async () => {
+    const el = await chatFixture((c) => {
+      c.theme = 'light';
+      c.style.height = '300px';
+      c.style.width = '720px';
+    });
+    await pushAll(el, [
+      { method: 'RunBegin', params: { user_input: 'Is 1,000,003 prime?' } },
+      { method: 'TurnBegin', params: { turn: 0 } },
+      { method: 'ReasoningDelta', params: { text: 'Check small divisors first: not even, digit sum 4 so not divisible by 3, ' } },
+      { method: 'ReasoningDelta', params: { text: 'does not end in 0 or 5; try 7, 11, 13…' } },
+    ]);
+    const details = $<HTMLDetailsElement>(el, '[part="reasoning"]')!;
+    expect(details.open).toBe(true);
+    expect(details.querySelector('summary')!.textContent).toBe('Thinking…');
+    await screenshot(el, 'reasoning-streaming');
+  });
+
   it('a tool failure: a failed card with its error result', async () => {
     const el = await chatFixture((c) => {
       c.theme = 'light';
