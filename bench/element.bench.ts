@@ -1,0 +1,122 @@
+/**
+ * `<pagent-chat>` in headless Chromium: DOM mutations, reducer work and time per delta at the 100th and
+ * the 10,000th delta of one streamed answer (frame batching off, a render per delta), and the min+gzip
+ * size of `pagent-chat.js` with all its dependencies. In Node: the timeline reducer alone against
+ * appending the same strings to an array.
+ */
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build, type Rolldown } from 'vite';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../vite.config.js';
+import type { BenchCase } from './harness.js';
+import { createTimeline, reduceTimeline, type TimelineState } from '../src/chat/timeline.js';
+import type { PagentChat } from '../src/chat/element.js';
+
+const ENTRY = fileURLToPath(new URL('../src/chat/pagent-chat.ts', import.meta.url));
+
+async function bundle(minify: boolean): Promise<string> {
+  const out = (await build({
+    configFile: false,
+    logLevel: 'silent',
+    // iife: Vite keeps whitespace in minified ES library output, which would overstate the size.
+    build: { write: false, minify, lib: { entry: ENTRY, formats: ['iife'], name: 'pagentChat' } },
+  })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
+  const first = Array.isArray(out) ? out[0]! : out;
+  const chunk = first.output.find((o) => o.type === 'chunk');
+  if (!chunk || chunk.type !== 'chunk') throw new Error('element bench: no bundle output');
+  return chunk.code;
+}
+
+const DELTAS = 10_000;
+const deltaText = (i: number): string => (i % 50 === 0 ? 'word\n\n' : 'word ');
+
+function reduceDeltas(n: number): TimelineState {
+  let s = reduceTimeline(createTimeline(), { method: 'RunBegin', params: { user_input: 'q' } });
+  for (let i = 1; i <= n; i++) s = reduceTimeline(s, { method: 'TextDelta', params: { text: deltaText(i) } });
+  return s;
+}
+
+export const cases: BenchCase[] = [
+  {
+    name: `timeline reducer: ${DELTAS.toLocaleString('en')} TextDelta events into one answer`,
+    baselineName: 'pushing the same strings onto an array',
+    baseline: () => {
+      const chunks: string[] = [];
+      for (let i = 1; i <= DELTAS; i++) chunks.push(deltaText(i));
+      return chunks;
+    },
+    subject: () => reduceDeltas(DELTAS),
+    notes: () => [`reducer work counter: ${(reduceDeltas(DELTAS).work / DELTAS).toFixed(2)} per delta on average`],
+  },
+];
+
+interface DeltaWork {
+  mutations: number;
+  reducer: number;
+  micros: number;
+}
+
+async function streamDeltas({ count }: { count: number }): Promise<DeltaWork[]> {
+  const el = document.createElement('pagent-chat') as PagentChat;
+  el.style.height = '600px';
+  el.frameBatching = false;
+  document.body.append(el);
+  await el.updateComplete;
+  el.push({ method: 'RunBegin', params: { user_input: 'q' } });
+  await el.updateComplete;
+  const pending: MutationRecord[] = [];
+  const observer = new MutationObserver((rs) => pending.push(...rs));
+  observer.observe(el.shadowRoot!, { subtree: true, childList: true, characterData: true, attributes: true });
+  const state = (): { work: number } => (el as unknown as { timeline: { work: number } }).timeline;
+  const out: DeltaWork[] = [];
+  for (let i = 1; i <= count; i++) {
+    const before = state().work;
+    const t = performance.now();
+    el.push({ method: 'TextDelta', params: { text: i % 50 === 0 ? 'word\n\n' : 'word ' } });
+    await el.updateComplete;
+    const micros = (performance.now() - t) * 1000;
+    out.push({ mutations: pending.splice(0).length + observer.takeRecords().length, reducer: state().work - before, micros });
+  }
+  observer.disconnect();
+  el.remove();
+  return out;
+}
+
+function block(work: DeltaWork[], end: number): DeltaWork {
+  const slice = work.slice(end - 50, end);
+  const sum = slice.reduce((a, w) => ({ mutations: a.mutations + w.mutations, reducer: a.reducer + w.reducer, micros: a.micros + w.micros }), {
+    mutations: 0,
+    reducer: 0,
+    micros: 0,
+  });
+  return { mutations: sum.mutations / 50, reducer: sum.reducer / 50, micros: sum.micros / 50 };
+}
+
+const fmt = (w: DeltaWork): string =>
+  `${w.mutations.toFixed(2)} DOM mutations, ${w.reducer.toFixed(2)} reducer work, ${w.micros.toFixed(0)} µs per delta`;
+
+export async function run(): Promise<void> {
+  const minified = await bundle(true);
+  console.log(
+    `pagent-chat.js with lit, streaming-markdown, eventsource-parser and the wire client: ` +
+      `${(minified.length / 1024).toFixed(1)} kB min, ${(gzipSync(minified, { level: 9 }).length / 1024).toFixed(1)} kB min+gzip`,
+  );
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
+  try {
+    const page = await browser.newPage();
+    await page.setContent('<!doctype html><body></body>');
+    // tsx compiles with keepNames, so functions passed to page.evaluate call a `__name` helper.
+    await page.addScriptTag({ content: `window.__name = (f) => f;\n${await bundle(false)}` });
+    const work = await page.evaluate(streamDeltas, { count: DELTAS });
+    console.log('<pagent-chat>, one answer with a paragraph every 50 deltas, mean per delta over the 50 deltas ending at:');
+    console.log(`  delta 100:    ${fmt(block(work, 100))}`);
+    console.log(`  delta 10,000: ${fmt(block(work, DELTAS))}`);
+  } finally {
+    await browser.close();
+  }
+}
