@@ -70,6 +70,7 @@ const WIRE_LOG_LIMIT = 2000;
  * @csspart message - Every message; also `user` or `answer`.
  * @csspart message-text - The text of a user message.
  * @csspart answer-text - The rendered answer.
+ * @csspart code-block - A fenced code block in an answer; `copy-button` inside (top right, shown on hover or focus).
  * @csspart stopped - The mark under a cancelled run's partial answer.
  * @csspart reasoning - The reasoning `<details>`; `reasoning-summary`, `reasoning-text` inside.
  * @csspart tool-call - A tool card; also `tool-call-<status>` (pending, awaiting-approval, ok, failed, denied, cancelled).

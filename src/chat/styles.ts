@@ -120,6 +120,46 @@ export const chatStyles = css`
     padding: 8px;
     border-radius: 6px;
   }
+  .message.answer .text [part~='code-block'] {
+    position: relative;
+    margin: 0 0 0.6em;
+  }
+  .message.answer .text [part~='code-block'] > pre {
+    margin: 0;
+  }
+  /* Small and quiet, top-right inside the block; shown on hover or focus, and always focusable. */
+  .message.answer .text [part~='copy-button'] {
+    position: absolute;
+    top: 4px;
+    inset-inline-end: 4px;
+    z-index: 1;
+    font-size: 0.75em;
+    line-height: 1.4;
+    padding: 1px 8px;
+    border-radius: 6px;
+    border: 1px solid var(--_border);
+    background: var(--_bg);
+    color: var(--_muted);
+    opacity: 0;
+    transition: opacity 0.15s ease;
+  }
+  .message.answer .text [part~='code-block']:hover [part~='copy-button'],
+  .message.answer .text [part~='code-block']:focus-within [part~='copy-button'] {
+    opacity: 1;
+  }
+  .message.answer .text [part~='copy-button']:hover {
+    color: var(--_fg);
+    border-color: var(--_muted);
+  }
+  .message.answer .text [part~='copy-button'][data-copied] {
+    color: var(--_ok);
+    border-color: var(--_ok);
+  }
+  @media (hover: none) {
+    .message.answer .text [part~='copy-button'] {
+      opacity: 1;
+    }
+  }
   .message.answer .text :where(code) {
     font-family: var(--_mono);
     font-size: 0.92em;

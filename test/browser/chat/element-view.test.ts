@@ -1,6 +1,6 @@
 import { expect as chaiExpect, fixture, html } from '@open-wc/testing';
 import { describe, expect, it } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import type { PagentChat } from '../../../src/chat/element.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 import { $, $$, END, chatFixture, pushAll, textRun, until } from './helpers.js';
@@ -232,5 +232,53 @@ describe('<pagent-chat> screenshots of the main states', () => {
     expect($(el, '[part="error"] .error-message')!.textContent).toBe('Rate limit reached for gpt-4o-mini. Try again in 20s.');
     expect($(el, '[part="retry-button"]')).not.toBeNull();
     await screenshot(el, 'error');
+  });
+
+  it('a code block: a small copy button at the top right inside the block, shown on hover and on keyboard focus', async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      const el = await chatFixture((c) => {
+        c.theme = theme;
+        c.style.height = '420px';
+        c.style.width = '720px';
+      });
+      const answer = 'Sum a list in Python:\n\n```python\ndef total(xs):\n    return sum(xs)\n```\n\nCall `total([1, 2])`.';
+      await pushAll(el, textRun('How do I sum a list?', [answer]));
+      const block = $(el, '[part~="code-block"]')!;
+      const button = block.querySelector<HTMLButtonElement>('[part~="copy-button"]')!;
+      expect(button.getAttribute('aria-label')).toBe('Copy code');
+      const style = getComputedStyle(button);
+      expect(getComputedStyle(block).position).toBe('relative');
+      expect(style.position).toBe('absolute');
+      expect(style.opacity).toBe('0');
+      expect(button.tabIndex).toBe(0);
+      const b = button.getBoundingClientRect();
+      const pre = block.querySelector('pre')!.getBoundingClientRect();
+      // inside the code block, in its top-right corner, and small next to it
+      expect(b.top).toBeGreaterThanOrEqual(pre.top);
+      expect(b.bottom).toBeLessThan(pre.top + pre.height / 2 + 1);
+      expect(pre.right - b.right).toBeGreaterThanOrEqual(0);
+      expect(pre.right - b.right).toBeLessThan(12);
+      expect(b.width).toBeLessThan(pre.width / 4);
+      expect(b.height).toBeLessThan(28);
+      expect(style.backgroundColor).not.toBe(getComputedStyle($(el, '[part="send-button"]')!).backgroundColor);
+
+      await userEvent.hover(block);
+      await until(() => getComputedStyle(button).opacity === '1', 'the button to show on hover');
+      await userEvent.unhover(block);
+      await until(() => getComputedStyle(button).opacity === '0', 'the button to hide again');
+
+      $<HTMLTextAreaElement>(el, '[part="input"]')!.focus();
+      // keyboard focus reaches it: Shift+Tab from the composer goes back through the timeline
+      button.focus();
+      await userEvent.keyboard('{Shift>}{Tab}{/Shift}');
+      await userEvent.keyboard('{Tab}');
+      expect(el.shadowRoot!.activeElement).toBe(button);
+      expect(button.matches(':focus-visible')).toBe(true);
+      await until(() => getComputedStyle(button).opacity === '1', 'the button to show on focus');
+      expect(getComputedStyle(button).outlineStyle).toBe('solid');
+      expect(getComputedStyle(button).outlineColor).toBe(theme === 'light' ? 'rgb(11, 92, 213)' : 'rgb(110, 168, 255)');
+      await screenshot(el, `code-block-${theme}`);
+      await chaiExpect(el).to.be.accessible();
+    }
   });
 });
