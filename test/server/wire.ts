@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { randomPieces } from '../helpers/random.js';
 import { CORS_HEADERS, readBody, sleep, type RouteHandler } from './index.js';
 
 /**
@@ -59,30 +60,6 @@ const records = new Map<string, CloseRecord>();
 const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const SAFE_SEGMENT = /^[A-Za-z0-9_.-]+$/;
 
-/** A small seeded PRNG (mulberry32), so random chunkings are reproducible. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Cuts bytes into pieces of 1..max bytes, seeded. */
-export function chunkBytes(bytes: Buffer, max: number, seed: number): Buffer[] {
-  const next = random(seed);
-  const out: Buffer[] = [];
-  for (let at = 0; at < bytes.length; ) {
-    const size = 1 + Math.floor(next() * Math.max(1, max));
-    out.push(bytes.subarray(at, at + size));
-    at += size;
-  }
-  return out;
-}
-
 async function play(req: IncomingMessage, res: ServerResponse, script: WireScript): Promise<void> {
   const record: CloseRecord = { closed: false, finishedByServer: false, writes: 0 };
   if (script.id) records.set(script.id, record);
@@ -100,7 +77,7 @@ async function play(req: IncomingMessage, res: ServerResponse, script: WireScrip
 
   const pieces =
     script.body !== undefined
-      ? chunkBytes(Buffer.from(script.body, 'utf8'), script.chunkMax ?? 16, script.seed ?? 1)
+      ? randomPieces(Buffer.from(script.body, 'utf8'), script.chunkMax ?? 16, script.seed ?? 1)
       : (script.chunks ?? []).map((c) => Buffer.from(c, 'utf8'));
   for (const [i, piece] of pieces.entries()) {
     if (i > 0) await (script.delayMs ? sleep(script.delayMs) : new Promise((r) => setImmediate(r)));

@@ -9,6 +9,7 @@ import textCapture from '../../fixtures/pagent/text.ndjson?raw';
 import toolCapture from '../../fixtures/pagent/tool_stream.ndjson?raw';
 import unicodeCapture from '../../fixtures/pagent/unicode.ndjson?raw';
 import v4MaxTurns from '../../fixtures/pagentv4/max_turns.ndjson?raw';
+import { randomPieces } from '../../helpers/random.js';
 
 const encoder = new TextEncoder();
 const rpc = (method: string, params: Record<string, unknown>): string => JSON.stringify({ jsonrpc: '2.0', method, params }) + '\n';
@@ -26,16 +27,12 @@ const eventsOfLines = (text: string): unknown[] =>
 
 /** A body in small chunks of pseudo-random sizes (1–17 bytes), so lines and UTF-8 sequences get cut. */
 function chunkedBody(text: string, seed = 7): ReadableStream<Uint8Array> {
-  const bytes = encoder.encode(text);
-  let pos = 0;
-  let state = seed;
+  const pieces = randomPieces(encoder.encode(text), 17, seed);
   return new ReadableStream<Uint8Array>({
     pull(controller) {
-      if (pos >= bytes.length) return controller.close();
-      state = (state * 1103515245 + 12345) % 2147483648;
-      const size = 1 + (state % 17);
-      controller.enqueue(bytes.slice(pos, pos + size));
-      pos += size;
+      const piece = pieces.shift();
+      if (piece) controller.enqueue(piece);
+      else controller.close();
     },
   });
 }

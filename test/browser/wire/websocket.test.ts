@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEventLine, decodeWebSocket, type WireEvent } from '../../../src/index.js';
 import type { WireSocketScript } from '../../server/wire.js';
-import { api, collect, methods, projectRuns, rpc, serverSawClose, uniqueId } from './client-helpers.js';
+import { api, collect, methods, projectRuns, rpc, serverSawClose, uniqueId, VICTOR_REFERENCE_RUN } from './client-helpers.js';
+import { randomPieces } from '../../helpers/random.js';
 
 import toolStream from '../../fixtures/pagent/tool_stream.ndjson?raw';
 import unicode from '../../fixtures/pagent/unicode.ndjson?raw';
@@ -9,22 +10,6 @@ import victorExample from '../../fixtures/victor/docs_api_reference_sse_example.
 
 const socketTo = (script: WireSocketScript): WebSocket =>
   new WebSocket(`${api.replace(/^http/, 'ws')}/wire/ws?s=${encodeURIComponent(JSON.stringify(script))}`);
-
-/** Cuts text into frames of 1..max characters (seeded), so frames hold several lines or part of one. */
-function frames(text: string, max: number, seed: number): string[] {
-  let state = seed;
-  const next = (): number => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return state / 2 ** 32;
-  };
-  const out: string[] = [];
-  for (let at = 0; at < text.length; ) {
-    const size = 1 + Math.floor(next() * max);
-    out.push(text.slice(at, at + size));
-    at += size;
-  }
-  return out;
-}
 
 const linesOf = (text: string): string[] => text.split('\n').filter((l) => l !== '');
 const opening = [rpc('RunBegin', { user_input: 'ws' }), rpc('TurnBegin', { turn: 0 }), rpc('TextDelta', { text: 'Hel' })];
@@ -36,7 +21,7 @@ describe('decodeWebSocket', () => {
       [toolStream, 2],
       [unicode, 3],
     ] as const) {
-      const events = await collect(decodeWebSocket(socketTo({ frames: frames(text, 40, seed) })));
+      const events = await collect(decodeWebSocket(socketTo({ frames: randomPieces(text, 40, seed) })));
       expect(events).toEqual(linesOf(text).map(decodeEventLine));
     }
   });
@@ -66,17 +51,8 @@ describe('decodeWebSocket', () => {
   });
 
   it('decodes Victor JSONL from frames like the HTTP stream', async () => {
-    const runs = projectRuns(await collect(decodeWebSocket(socketTo({ frames: frames(victorExample, 30, 5) }))));
-    expect(runs).toEqual([
-      {
-        text: 'The failure is caused by…',
-        reasoning: '…',
-        calls: [['victor-1', 'shell', '{"cmd":"pytest -x"}']],
-        results: [['victor-1', 'shell', '1 failed…', true]],
-        errors: [],
-        end: { content: 'The failure is caused by…', reasoning_content: '', stop_reason: 'no_tool_calls' },
-      },
-    ]);
+    const runs = projectRuns(await collect(decodeWebSocket(socketTo({ frames: randomPieces(victorExample, 30, 5) }))));
+    expect(runs).toEqual([VICTOR_REFERENCE_RUN]);
   });
 
   it('keeps frames that arrive before iteration starts', async () => {

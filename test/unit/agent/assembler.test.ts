@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createChunkAssembler, createCompletionDecoder, type AssemblerDelta, type CompletionDecoder } from '../../../src/agent/chunk-assembler.js';
 import { PagentError } from '../../../src/errors.js';
 import { QUIRK_STREAMS } from '../../server/llm-quirks.js';
+import { randomPieces } from '../../helpers/random.js';
 
 const DIR = new URL('../../fixtures/providers-real/', import.meta.url);
 const recordings = readdirSync(DIR)
@@ -29,24 +30,6 @@ function run(pieces: Array<Uint8Array | string>) {
     error = err;
   }
   return { deltas, how, error, step: decoder.assembler.result() };
-}
-
-/** A seeded split of bytes into random pieces of 1..maxPiece bytes. */
-function randomSplit(bytes: Uint8Array, seed: number, maxPiece: number): Uint8Array[] {
-  let state = seed >>> 0 || 1;
-  const next = (): number => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-  const out: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; ) {
-    const n = 1 + Math.floor(next() * maxPiece);
-    out.push(bytes.subarray(i, i + n));
-    i += n;
-  }
-  return out;
 }
 
 const joined = (deltas: AssemblerDelta[], type: AssemblerDelta['type']): string =>
@@ -84,7 +67,7 @@ describe('chunk assembler on recorded provider streams', () => {
 
     it(`${name}: gives the same deltas and step for 25 random byte splits and byte-by-byte`, () => {
       const whole = run([bytes]);
-      const splits = Array.from({ length: 25 }, (_, seed) => randomSplit(bytes, seed + 1, seed < 12 ? 7 : 300));
+      const splits = Array.from({ length: 25 }, (_, seed) => randomPieces(bytes, seed < 12 ? 7 : 300, seed + 1));
       splits.push(Array.from(bytes, (_, i) => bytes.subarray(i, i + 1)));
       for (const pieces of splits) {
         const r = run(pieces);
@@ -102,7 +85,7 @@ describe('chunk assembler on synthetic quirk streams', () => {
   for (const [name, q] of Object.entries(QUIRK_STREAMS)) {
     it(`${name}: ${q.quirk}`, () => {
       const bytes = new TextEncoder().encode(q.sse);
-      const results = [run([q.sse]), ...Array.from({ length: 10 }, (_, seed) => run(randomSplit(bytes, seed + 7, 5)))];
+      const results = [run([q.sse]), ...Array.from({ length: 10 }, (_, seed) => run(randomPieces(bytes, 5, seed + 7)))];
       for (const r of results) {
         if (q.error) {
           expect(r.error).toBeInstanceOf(PagentError);
