@@ -41,6 +41,16 @@ export interface RunProjection {
   end: { content: string; reasoning_content: string; stop_reason: string | undefined };
 }
 
+/** The Victor reference SSE example (docs_api_reference_sse_example) as a reader sees it, over any transport. */
+export const VICTOR_REFERENCE_RUN: RunProjection = {
+  text: 'The failure is caused by…',
+  reasoning: '…',
+  calls: [['victor-1', 'shell', '{"cmd":"pytest -x"}']],
+  results: [['victor-1', 'shell', '1 failed…', true]],
+  errors: [],
+  end: { content: 'The failure is caused by…', reasoning_content: '', stop_reason: 'no_tool_calls' },
+};
+
 /**
  * Projects events onto runs, checking the run contract on the way: every event is inside a run, each
  * run ends with exactly one RunEnd, always last, with at most one RunError.
