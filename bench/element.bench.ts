@@ -6,27 +6,14 @@
  */
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build, type Rolldown } from 'vite';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../vite.config.js';
+import { bundleIife, pageWithScript, withChromium } from './browser.js';
 import type { BenchCase } from './harness.js';
 import { createTimeline, reduceTimeline, type TimelineState } from '../src/chat/timeline.js';
 import type { PagentChat } from '../src/chat/element.js';
 
 const ENTRY = fileURLToPath(new URL('../src/chat/pagent-chat.ts', import.meta.url));
 
-async function bundle(minify: boolean): Promise<string> {
-  const out = (await build({
-    configFile: false,
-    logLevel: 'silent',
-    // iife: Vite keeps whitespace in minified ES library output, which would overstate the size.
-    build: { write: false, minify, lib: { entry: ENTRY, formats: ['iife'], name: 'pagentChat' } },
-  })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
-  const first = Array.isArray(out) ? out[0]! : out;
-  const chunk = first.output.find((o) => o.type === 'chunk');
-  if (!chunk || chunk.type !== 'chunk') throw new Error('element bench: no bundle output');
-  return chunk.code;
-}
+const bundle = (minify: boolean): Promise<string> => bundleIife(ENTRY, 'pagentChat', minify);
 
 const DELTAS = 10_000;
 const deltaText = (i: number): string => (i % 50 === 0 ? 'word\n\n' : 'word ');
@@ -102,21 +89,12 @@ export async function run(): Promise<void> {
     `pagent-chat.js with lit, streaming-markdown, eventsource-parser and the wire client: ` +
       `${(minified.length / 1024).toFixed(1)} kB min, ${(gzipSync(minified, { level: 9 }).length / 1024).toFixed(1)} kB min+gzip`,
   );
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    headless: true,
-  });
-  try {
-    const page = await browser.newPage();
-    await page.setContent('<!doctype html><body></body>');
-    // tsx compiles with keepNames, so functions passed to page.evaluate call a `__name` helper.
-    await page.addScriptTag({ content: `window.__name = (f) => f;\n${await bundle(false)}` });
+  const script = await bundle(false);
+  await withChromium(async (browser) => {
+    const page = await pageWithScript(browser, script);
     const work = await page.evaluate(streamDeltas, { count: DELTAS });
     console.log('<pagent-chat>, one answer with a paragraph every 50 deltas, mean per delta over the 50 deltas ending at:');
     console.log(`  delta 100:    ${fmt(block(work, 100))}`);
     console.log(`  delta 10,000: ${fmt(block(work, DELTAS))}`);
-  } finally {
-    await browser.close();
-  }
+  });
 }
