@@ -24,6 +24,20 @@ function project(events: WireEvent[]): unknown[] {
 const pagentFiles = ndjsonIn('pagent');
 const v4Files = ndjsonIn('pagentv4');
 
+/** Usage as the pagent v4 captures write it (OpenAI's detail fields, all zero). */
+const usage = (completion: number, prompt: number) => ({
+  completion_tokens: completion,
+  prompt_tokens: prompt,
+  total_tokens: completion + prompt,
+  completion_tokens_details: {
+    accepted_prediction_tokens: 0,
+    audio_tokens: 0,
+    reasoning_tokens: 0,
+    rejected_prediction_tokens: 0,
+  },
+  prompt_tokens_details: { audio_tokens: 0, cached_tokens: 0 },
+});
+
 describe('the pagent corpus through the push decoder', () => {
   it('has the seven pagent captures and four pagentv4 captures', () => {
     expect(pagentFiles).toHaveLength(7);
@@ -64,18 +78,7 @@ describe('the pagent corpus through the push decoder', () => {
         content: 'The answer is 4.',
         tool_calls: [],
         reasoning_content: '',
-        usage: {
-          completion_tokens: 7,
-          prompt_tokens: 50,
-          total_tokens: 57,
-          completion_tokens_details: {
-            accepted_prediction_tokens: 0,
-            audio_tokens: 0,
-            reasoning_tokens: 0,
-            rejected_prediction_tokens: 0,
-          },
-          prompt_tokens_details: { audio_tokens: 0, cached_tokens: 0 },
-        },
+        usage: usage(7, 50),
         turn: 0,
         stop_reason: 'no_tool_calls',
       },
@@ -83,18 +86,6 @@ describe('the pagent corpus through the push decoder', () => {
   });
 
   it('decodes pagentv4/max_turns to the hand-written events: a third turn without the second TurnEnd', () => {
-    const usage = (completion: number, prompt: number) => ({
-      completion_tokens: completion,
-      prompt_tokens: prompt,
-      total_tokens: completion + prompt,
-      completion_tokens_details: {
-        accepted_prediction_tokens: 0,
-        audio_tokens: 0,
-        reasoning_tokens: 0,
-        rejected_prediction_tokens: 0,
-      },
-      prompt_tokens_details: { audio_tokens: 0, cached_tokens: 0 },
-    });
     const call = (n: number) => ({
       id: `call_loop_${n}`,
       type: 'function',
