@@ -65,7 +65,8 @@ export interface AgentOptions {
   maxTurns?: number;
   /**
    * Asked, after a call's `ToolCallBegin`, for every call to a tool with `needsApproval`. Resolving false
-   * (or throwing) denies the call: `ToolResult{ok: false}`. Without `approve`, every such call is denied.
+   * (or throwing) denies the call: `ToolResult{ok: false}`. A run's own `approve` option takes precedence.
+   * Without either, every such call is denied.
    */
   approve?: (call: ToolApprovalRequest) => Promise<boolean> | boolean;
   /**
@@ -86,7 +87,15 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Forwarded to the provider with every model request of the run (`temperature`, `reasoning_effort` …). */
   kwargs?: Record<string, unknown>;
+  /**
+   * Asked for this run's calls to tools with `needsApproval`, instead of the agent's `approve` option
+   * (the chat element passes one that shows approve / deny buttons on the tool card).
+   * @defaultValue the agent's `approve` option
+   */
+  approve?: (call: ToolApprovalRequest) => Promise<boolean> | boolean;
 }
+
+type Approve = RunOptions['approve'];
 
 type RunEndParams = ParamsOf<'RunEnd'>;
 
@@ -240,7 +249,7 @@ export class Agent {
       ended: false,
     };
     try {
-      yield* this.loop(input, options.kwargs, controller.signal, run);
+      yield* this.loop(input, options.kwargs, options.approve ?? this.options.approve, controller.signal, run);
     } finally {
       outer?.removeEventListener('abort', onAbort);
       controller.abort();
@@ -255,6 +264,7 @@ export class Agent {
   private async *loop(
     input: string,
     kwargs: Record<string, unknown> | undefined,
+    approve: Approve,
     signal: AbortSignal,
     run: RunState,
   ): AsyncGenerator<WireEvent, void, undefined> {
@@ -326,7 +336,7 @@ export class Agent {
 
       const pending: PendingTurn = { assistant: assistantMessage(step), calls: step.tool_calls, results: new Map() };
       run.pending = pending;
-      const early = this.options.parallelTools ? this.startEarly(pending.calls, signal) : new Map<string, EarlyCall>();
+      const early = this.options.parallelTools ? this.startEarly(pending.calls, approve, signal) : new Map<string, EarlyCall>();
       for (const call of pending.calls) {
         const request: ToolApprovalRequest = { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments };
         yield { method: 'ToolCallBegin', params: { ...request } };
@@ -334,7 +344,7 @@ export class Agent {
         const started = prestarted?.started ?? performance.now();
         let outcome: ToolOutcome;
         try {
-          outcome = await (prestarted?.outcome ?? runToolCall(this.tools, request, { signal, approve: this.options.approve }));
+          outcome = await (prestarted?.outcome ?? runToolCall(this.tools, request, { signal, approve }));
         } catch (err) {
           if (err instanceof ToolCallAborted || signal.aborted) return yield* this.endCancelled(run);
           outcome = { content: `${call.function.name} error: ${err instanceof Error ? err.message : String(err)}`, ok: false };
@@ -366,13 +376,13 @@ export class Agent {
   }
 
   /** Starts, at once, the calls that need no approval (parallel mode); the others start in order. */
-  private startEarly(calls: ToolCall[], signal: AbortSignal): Map<string, EarlyCall> {
+  private startEarly(calls: ToolCall[], approve: Approve, signal: AbortSignal): Map<string, EarlyCall> {
     const started = new Map<string, EarlyCall>();
     for (const call of calls) {
       const t = this.tools.get(call.function.name);
       if (t && t.needsApproval !== undefined && t.needsApproval !== false) continue;
       const request = { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments };
-      const outcome = runToolCall(this.tools, request, { signal, approve: this.options.approve });
+      const outcome = runToolCall(this.tools, request, { signal, approve });
       outcome.catch(() => undefined);
       started.set(call.id, { outcome, started: performance.now() });
     }

@@ -32,16 +32,24 @@ export interface ChatClient {
   readonly sessionId?: string | undefined;
 }
 
-/** Anything that runs an input to events: the in-browser `Agent` fits. */
-export interface ChatAgent {
-  events(input: string, options?: { signal?: AbortSignal }): AsyncIterable<WireEvent | UnknownEvent>;
-}
-
 /** A tool call the user is asked to approve (the Agent's `approve(call)` argument). */
 export interface ApprovalRequest {
   tool_call_id: string;
   name: string;
   arguments: string;
+}
+
+/** Options the element passes to {@link ChatAgent.events} for each run it starts. */
+export interface ChatAgentRunOptions {
+  /** Aborted when the user stops the run, starts another, or the element leaves the DOM. */
+  signal?: AbortSignal;
+  /** Shows approve / deny buttons on the call's tool card and resolves with the user's choice. */
+  approve?: (call: ApprovalRequest) => Promise<boolean> | boolean;
+}
+
+/** Anything that runs an input to events: the in-browser `Agent` fits. */
+export interface ChatAgent {
+  events(input: string, options?: ChatAgentRunOptions): AsyncIterable<WireEvent | UnknownEvent>;
 }
 
 export type { ChatStore };
@@ -113,7 +121,11 @@ export class PagentChat extends LitElement {
   @property() src: string | undefined;
   /** Builds the POST body for `src` instead of `{"message", "session_id"}`. */
   @property({ attribute: false }) body: ChatBody | undefined;
-  /** An in-browser `Agent`: messages run through `agent.events(text)`. Takes precedence over `client` and `src`. */
+  /**
+   * An in-browser `Agent`: messages run through `agent.events(text, {signal, approve})`. Takes precedence
+   * over `client` and `src`. Calls to tools with `needsApproval` show approve / deny buttons on their card
+   * (the element's `approve` replaces the agent's own for the runs it starts).
+   */
   @property({ attribute: false }) agent: ChatAgent | undefined;
   /** A `WireClient` (or anything with `stream(body, {signal})`): takes precedence over `src`. */
   @property({ attribute: false }) client: ChatClient | undefined;
@@ -212,9 +224,9 @@ export class PagentChat extends LitElement {
   }
 
   /**
-   * Shows approve / deny buttons on a tool call's card and resolves with the user's choice. Pass it as
-   * the Agent's `approve` option: `new Agent({ ..., approve: (call) => chat.requestApproval(call) })`.
-   * Resolves false when the run stops or the element leaves the DOM first.
+   * Shows approve / deny buttons on a tool call's card and resolves with the user's choice. The element
+   * asks it for the `agent` it runs; for an agent run elsewhere, pass it as the run's (or the Agent's)
+   * `approve` option. Resolves false when the run stops or the element leaves the DOM first.
    */
   requestApproval(call: ApprovalRequest): Promise<boolean> {
     return new Promise<boolean>((resolve) => {
@@ -331,7 +343,7 @@ export class PagentChat extends LitElement {
 
   private sourceFor(text: string): RunSource | undefined {
     const { agent, client, src } = this;
-    if (agent) return (signal) => agent.events(text, { signal });
+    if (agent) return (signal) => agent.events(text, { signal, approve: (call) => this.requestApproval(call) });
     if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId), { signal });
     if (!src) return undefined;
     if (this.srcClient?.url !== src) {

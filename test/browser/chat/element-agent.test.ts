@@ -29,7 +29,7 @@ function scriptedModel(steps: Array<{ text?: string[]; calls?: Array<[string, st
 const unique = (p: string): string => `${p}-${Math.random().toString(36).slice(2)}`;
 
 describe('<pagent-chat> with an in-browser Agent', () => {
-  it('runs the agent loop and asks for approval on the tool card', async () => {
+  it('asks for approval on the tool card with no approve function from the page, and runs the tool when approved', async () => {
     const ran: string[] = [];
     const remove = tool({
       name: 'remove_file',
@@ -45,7 +45,6 @@ describe('<pagent-chat> with an in-browser Agent', () => {
     el.agent = new Agent({
       llm: scriptedModel([{ calls: [['c1', 'remove_file', '{"path": "a.txt"}']] }, { text: ['Removed ', 'a.txt.'] }]),
       tools: [remove],
-      approve: (call) => el.requestApproval(call),
     });
     el.send('Delete a.txt');
     await until(() => $(el, '[part="approve-button"]') !== null, 'the approval buttons');
@@ -59,13 +58,35 @@ describe('<pagent-chat> with an in-browser Agent', () => {
     expect($(el, '[part="tool-result"]')!.textContent).toBe('removed a.txt');
   });
 
+  it('answers a denied call with a failed result the model sees, and never runs the tool', async () => {
+    let ran = 0;
+    const risky = tool({ name: 'risky', description: '', parameters: { type: 'object' }, needsApproval: true, execute: () => { ran++; return 'done'; } });
+    const llm = scriptedModel([{ calls: [['c1', 'risky', '{}']] }, { text: ['Understood, I will not.'] }]);
+    const el = await chatFixture();
+    // the page's own approve is replaced by the element's buttons for the runs the element starts
+    el.agent = new Agent({ llm, tools: [risky], approve: () => true });
+    const results: Array<{ ok?: boolean | undefined; content: string }> = [];
+    el.addEventListener('pagent-event', (e) => {
+      if (e.detail.event.method === 'ToolResult') results.push(e.detail.event.params as { ok?: boolean; content: string });
+    });
+    el.send('Do the risky thing');
+    await until(() => $(el, '[part="deny-button"]') !== null, 'the approval buttons');
+    expect(toolCards(el)).toEqual([['risky', 'awaiting-approval']]);
+    $<HTMLButtonElement>(el, '[part="deny-button"]')!.click();
+    await until(() => answers(el).at(-1) === 'Understood, I will not.', 'the final answer');
+    expect(ran).toBe(0);
+    expect(results).toEqual([{ tool_call_id: 'c1', name: 'risky', content: 'risky error: denied by the user', ok: false, elapsed_ms: expect.any(Number) }]);
+    expect(toolCards(el)).toEqual([['risky', 'denied']]);
+    expect($(el, '[part="approve-button"]')).toBeNull();
+    expect($(el, '[part="tool-result"]')!.textContent).toBe('risky error: denied by the user');
+  });
+
   it('denies pending approvals when the run is stopped', async () => {
     const el = await chatFixture();
     const risky = tool({ name: 'risky', description: '', parameters: { type: 'object' }, needsApproval: true, execute: () => 'done' });
     el.agent = new Agent({
       llm: scriptedModel([{ calls: [['c1', 'risky', '{}']] }, { text: ['after'] }]),
       tools: [risky],
-      approve: (call) => el.requestApproval(call),
     });
     el.send('go');
     await until(() => $(el, '[part="approve-button"]') !== null, 'the approval buttons');

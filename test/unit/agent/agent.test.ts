@@ -212,6 +212,40 @@ describe('Agent tool approval', () => {
     expect(paramsOf(events, 'ToolResult')[0]).toMatchObject({ ok: false, content: 'guarded error: denied by the user' });
   });
 
+  it('asks the run\'s own approve() when given, instead of the agent\'s', async () => {
+    const asked: string[] = [];
+    const llm = scriptedModel([{ toolCalls: [call('c1', 'guarded', '{"text": "run"}')] }, { text: ['ok'] }]);
+    const agent = new Agent({ llm, tools: [guarded], approve: () => { asked.push('agent'); return false; } });
+    const events = await collect(agent.events('q', { approve: (c) => { asked.push(`run ${c.tool_call_id}`); return true; } }));
+    expect(asked).toEqual(['run c1']);
+    expect(paramsOf(events, 'ToolResult')[0]).toMatchObject({ ok: true, content: 'run' });
+  });
+
+  it('uses a per-run approve() on an agent without one, and only for that run', async () => {
+    const llm = scriptedModel([
+      { toolCalls: [call('c1', 'guarded', '{"text": "first"}')] },
+      { text: ['ok'] },
+      { toolCalls: [call('c2', 'guarded', '{"text": "second"}')] },
+      { text: ['ok'] },
+    ]);
+    const agent = new Agent({ llm, tools: [guarded] });
+    const first = await collect(agent.events('q', { approve: async () => true }));
+    expect(paramsOf(first, 'ToolResult')[0]).toMatchObject({ ok: true, content: 'first' });
+    const second = await collect(agent.events('q2'));
+    expect(paramsOf(second, 'ToolResult')[0]?.ok).toBe(false);
+    expect(paramsOf(second, 'ToolResult')[0]?.content).toMatch(/denied/);
+  });
+
+  it('asks the per-run approve() in parallel mode too, before starting the call', async () => {
+    const log: string[] = [];
+    const llm = scriptedModel([{ toolCalls: [call('c1', 'echo', '{"text": "a"}'), call('c2', 'guarded', '{"text": "b"}')] }, { text: ['ok'] }]);
+    const agent = new Agent({ llm, tools: [echo, guarded], parallelTools: true });
+    for await (const e of agent.events('q', { approve: (c) => { log.push(`approve ${c.tool_call_id}`); return false; } })) {
+      if (e.method === 'ToolCallBegin' || e.method === 'ToolResult') log.push(`${e.method} ${e.params.tool_call_id}`);
+    }
+    expect(log).toEqual(['ToolCallBegin c1', 'ToolResult c1', 'ToolCallBegin c2', 'approve c2', 'ToolResult c2']);
+  });
+
   it('denies every needsApproval call when the agent has no approve function', async () => {
     const llm = scriptedModel([{ toolCalls: [call('c1', 'guarded', '{"text": "no"}')] }, { text: ['ok'] }]);
     const events = await collect(new Agent({ llm, tools: [guarded] }).events('q'));
