@@ -267,13 +267,32 @@ export interface CompletionDecoder {
   readonly assembler: ChunkAssembler;
 }
 
+/** The default {@link CompletionDecoderOptions.maxEventBytes}: 16 MiB, as the wire decoder's `maxLineBytes`. */
+export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
+
+/** Options of {@link createCompletionDecoder}. */
+export interface CompletionDecoderOptions {
+  /**
+   * The largest SSE message accepted, so a broken or hostile server that never ends a line or a message
+   * cannot make the decoder buffer without bound. A message's data over this many UTF-8 bytes fails the
+   * stream with a `PagentError` of code `"provider"`; a message still arriving fails as soon as the text
+   * buffered for it (partial line plus earlier `data:` lines) passes this many characters, so memory stays
+   * bounded even when it never ends. @defaultValue 16 MiB ({@link DEFAULT_MAX_EVENT_BYTES})
+   */
+  maxEventBytes?: number | undefined;
+}
+
+const utf8Length = (text: string): number => new TextEncoder().encode(text).byteLength;
+
 /**
  * Creates a push decoder for one streamed completion body. SSE comments (`: OPENROUTER PROCESSING`), `id:`
  * and `retry:` fields are ignored; `data:` with or without the space, LF, CRLF and CR line endings are
  * read as the SSE spec says (eventsource-parser). Messages whose `event:` is neither absent, `message` nor
- * `error` are ignored. Empty data payloads are skipped.
+ * `error` are ignored. Empty data payloads are skipped. A message over `maxEventBytes` fails the stream
+ * with code `"provider"` (see {@link CompletionDecoderOptions}).
  */
-export function createCompletionDecoder(): CompletionDecoder {
+export function createCompletionDecoder(options: CompletionDecoderOptions = {}): CompletionDecoder {
+  const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
   const assembler = createChunkAssembler();
   const utf8 = new TextDecoder();
   let done = false;
@@ -322,7 +341,22 @@ export function createCompletionDecoder(): CompletionDecoder {
     }
   };
 
-  const parser: EventSourceParser = createParser({ onEvent: (m) => onData(m.event, m.data) });
+  const tooLarge = (): PagentError =>
+    new PagentError(
+      `The provider sent a stream message over ${maxEventBytes} bytes (maxEventBytes) without ending it; the stream was abandoned`,
+      { code: 'provider', where: 'llm' },
+    );
+  // A character takes at least one UTF-8 byte, so only data long enough to be over the limit gets encoded.
+  const parser: EventSourceParser = createParser({
+    maxBufferSize: maxEventBytes,
+    onEvent: (m) => {
+      if (!done && !failure && m.data.length * 3 > maxEventBytes && utf8Length(m.data) > maxEventBytes) failure = tooLarge();
+      else onData(m.event, m.data);
+    },
+    onError: (err) => {
+      if (err.type === 'max-buffer-size-exceeded' && !done && !failure) failure = tooLarge();
+    },
+  });
 
   // Deltas that came before a failure are delivered first; the failure is thrown by the next call.
   const drain = (): AssemblerDelta[] => {

@@ -7,6 +7,7 @@ import type { ChatMessage, ToolSchema } from './messages.js';
 import {
   createChunkAssembler,
   createCompletionDecoder,
+  DEFAULT_MAX_EVENT_BYTES,
   providerErrorMessage,
   type AssembledStep,
   type AssemblerDelta,
@@ -67,6 +68,14 @@ export interface LLMOptions {
    * retried; 0 or `Infinity` turns the limit off. @defaultValue 600000 (10 minutes, as openai-node)
    */
   timeoutMs?: number | undefined;
+  /**
+   * The largest piece of a response the client holds in memory: one SSE message of the stream, a JSON
+   * response body (a server that ignores `stream: true`) or an error body. A stream message over it fails
+   * the call with code `"provider"` and the request is aborted at once, so a server that streams one
+   * endless line or message cannot grow memory without bound; an error body is cut there.
+   * @defaultValue 16777216 (16 MiB)
+   */
+  maxEventBytes?: number | undefined;
   /** Called before each retry (e.g. to show "retrying in 2 s"). */
   onRetry?: ((info: LLMRetryInfo) => void) | undefined;
 }
@@ -122,7 +131,8 @@ function statusHint(status: number): string {
  *
  * Failures are `PagentError`s with `where: "llm"` and a code: `"http"` (an `HttpError` with the status and the
  * provider's own message), `"network"` (server unreachable or CORS refused: the message says what to check),
- * `"provider"` (an error object or `event: error` in the stream, or a non-JSON message), `"timeout"` (no
+ * `"provider"` (an error object or `event: error` in the stream, a non-JSON message, or a message or
+ * JSON body over `maxEventBytes`), `"timeout"` (no
  * response or a stalled body for `timeoutMs`) or `"truncated"` (the body ended with neither a
  * `finish_reason` nor `data: [DONE]`; a stream with a `finish_reason` but without `[DONE]` is accepted).
  * 429, 5xx and network failures before the first body byte are retried; nothing is retried after it.
@@ -220,6 +230,7 @@ export class LLM {
         controller.abort();
       }, timeoutMs);
     };
+    const maxEventBytes = this.#options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
     let bytes = 0;
     try {
@@ -237,7 +248,7 @@ export class LLM {
       if (!response.ok) {
         let text = '';
         try {
-          text = await response.text();
+          text = await readText(response, maxEventBytes);
         } catch {
           // the status alone still says what happened
         }
@@ -251,7 +262,7 @@ export class LLM {
       if (!response.body) throw this.#truncated(0);
       reader = response.body.getReader();
       const json = /application\/json/i.test(type) && !/event-stream/i.test(type);
-      const decoder = createCompletionDecoder();
+      const decoder = createCompletionDecoder({ maxEventBytes });
       const jsonParts: Uint8Array[] = [];
       for (;;) {
         arm();
@@ -269,8 +280,15 @@ export class LLM {
         clearTimeout(timer);
         if (read.done) break;
         bytes += read.value.byteLength;
-        if (json) jsonParts.push(read.value);
-        else {
+        if (json) {
+          if (bytes > maxEventBytes) {
+            throw new PagentError(`The JSON response of POST ${this.url} is over ${maxEventBytes} bytes (maxEventBytes); it was abandoned`, {
+              code: 'provider',
+              where: 'llm',
+            });
+          }
+          jsonParts.push(read.value);
+        } else {
           // Until the first SSE message, keep the bytes: a body that never becomes an event stream may
           // be one JSON object sent with the wrong Content-Type.
           if (decoder.messages === 0 && bytes <= MAX_SNIFF_BYTES) jsonParts.push(read.value);
@@ -383,6 +401,25 @@ export class LLM {
       { code: 'truncated', where: 'llm' },
     );
   }
+}
+
+/** The body as text, at most its first `maxBytes` bytes (the rest is not read). */
+async function readText(response: Response, maxBytes: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  try {
+    while (length < maxBytes) {
+      const read = await reader.read();
+      if (read.done) break;
+      parts.push(read.value.subarray(0, maxBytes - length));
+      length += read.value.byteLength;
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  return new TextDecoder().decode(concat(parts));
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

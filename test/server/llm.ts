@@ -16,7 +16,12 @@ import { QUIRK_STREAMS } from './llm-quirks.js';
 interface Attempts {
   count: number;
   requests: Array<{ headers: Record<string, string | string[] | undefined>; body: unknown }>;
+  /** For the endless steps: bytes written, and whether the client went away before the server stopped. */
+  endless?: { sent: number; clientGone: boolean };
 }
+
+/** What an endless step writes at most before it gives up on its own (the test server stays bounded). */
+const ENDLESS_CAP = 64 * 1024 * 1024;
 const attempts = new Map<string, Attempts>();
 
 // A function, not a constant: index.ts imports this module before CORS_HEADERS is initialised (import cycle).
@@ -62,8 +67,13 @@ const waitForClose = (req: IncomingMessage, res: ServerResponse): Promise<void> 
  *   json               a non-streamed chat.completion JSON object
  *   html502            502 with an HTML page
  *   mistral422         Mistral's 422 body for stream_options
+ *   endless            200 stream: one content chunk, then one `data:` line that never ends
+ *   endlesslines       200 stream: one content chunk, then `data:` lines that never end the message
+ *   endlessjson        200 application/json body that never ends
+ *   endless500         500 whose error body never ends
+ * The endless steps write 16 KiB pieces until the client goes or ENDLESS_CAP, and record it in `endless`.
  */
-async function playStep(step: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function playStep(step: string, req: IncomingMessage, res: ServerResponse, record: Attempts): Promise<void> {
   const status = /^s(\d{3})(?:-(ra|radate|rams)(\d+))?$/.exec(step);
   if (status) {
     const code = Number(status[1]);
@@ -144,9 +154,39 @@ async function playStep(step: string, req: IncomingMessage, res: ServerResponse)
         code: null,
       });
       return;
+    case 'endless':
+    case 'endlesslines':
+    case 'endlessjson':
+    case 'endless500': {
+      const json = step === 'endlessjson' || step === 'endless500';
+      res.writeHead(step === 'endless500' ? 500 : 200, json ? { ...CORS_HEADERS, 'Content-Type': 'application/json' } : sseHeaders());
+      const piece =
+        step === 'endlesslines' ? `data: ${'x'.repeat(16 * 1024 - 7)}\n` : 'x'.repeat(16 * 1024);
+      const first = json ? `{"error":{"message":"` : `${textChunk({ role: 'assistant', content: 'Hel' })}data: "`;
+      await playEndless(req, res, record, step === 'endlesslines' ? textChunk({ role: 'assistant', content: 'Hel' }) : first, piece);
+      return;
+    }
     default:
       jsonError(res, 400, { error: { message: `unknown scripted step ${step}` } });
   }
+}
+
+/** Writes `first`, then `piece` over and over (waiting for drain) until the client goes or ENDLESS_CAP. */
+async function playEndless(req: IncomingMessage, res: ServerResponse, record: Attempts, first: string, piece: string): Promise<void> {
+  const endless = { sent: 0, clientGone: false };
+  record.endless = endless;
+  let gone = false;
+  const closed = waitForClose(req, res).then(() => {
+    gone = true;
+    endless.clientGone = !res.writableFinished;
+  });
+  let text = first;
+  while (!gone && !res.destroyed && endless.sent < ENDLESS_CAP) {
+    endless.sent += Buffer.byteLength(text);
+    if (!res.write(text)) await Promise.race([new Promise((r) => res.once('drain', r)), closed]);
+    text = piece;
+  }
+  if (!gone) res.end();
 }
 
 /** Scripted OpenAI-compatible model routes under /llm/* (see the module comment). */
@@ -199,7 +239,7 @@ export const llmRoutes: RouteHandler = async (req, res, url) => {
     const step = steps[Math.min(record.count, steps.length - 1)]!;
     record.count++;
     record.requests.push({ headers: { ...req.headers }, body });
-    await playStep(step, req, res);
+    await playStep(step, req, res, record);
     return true;
   }
 

@@ -16,7 +16,11 @@ function scripted(steps: string, options: Partial<LLMOptions> = {}) {
   const key = testKey();
   const llm = new LLM('scripted-model', { baseURL: `${api}/llm/script/${key}/${steps}/v1`, retryBaseMs: 1, ...options });
   const attempts = async () =>
-    (await (await fetch(`${api}/llm/attempts/${key}`)).json()) as { count: number; requests: Array<{ headers: Record<string, string>; body: Record<string, unknown> }> };
+    (await (await fetch(`${api}/llm/attempts/${key}`)).json()) as {
+      count: number;
+      requests: Array<{ headers: Record<string, string>; body: Record<string, unknown> }>;
+      endless?: { sent: number; clientGone: boolean };
+    };
   return { llm, attempts };
 }
 
@@ -328,6 +332,53 @@ describe('LLM failures', () => {
   it('treats timeoutMs as an idle limit: a slow but steady stream completes', async () => {
     const { llm } = scripted('slow', { timeoutMs: 1000 });
     expect((await llm.complete({ messages: USER })).content).toBe('Hello world');
+  });
+});
+
+describe('LLM against a server that never ends what it sends', () => {
+  const LIMIT = 64 * 1024;
+  const SERVER_CAP = 64 * 1024 * 1024; // test/server/llm.ts stops an endless body there on its own
+
+  /** Waits until the server saw the client go; returns what it had sent by then. */
+  async function serverSawAbort(attempts: ReturnType<typeof scripted>['attempts']): Promise<number> {
+    await expect.poll(async () => (await attempts()).endless?.clientGone, { timeout: 5_000, interval: 20 }).toBe(true);
+    return (await attempts()).endless!.sent;
+  }
+
+  for (const [step, shape] of [
+    ['endless', 'one data: line that never ends'],
+    ['endlesslines', 'data: lines that never end the message'],
+  ] as const) {
+    it(`fails with a provider error naming maxEventBytes and aborts the request, not retried: ${shape}`, async () => {
+      const { llm, attempts } = scripted(step, { maxEventBytes: LIMIT, retries: 2 });
+      const { events, error } = await collect(llm.stream({ messages: USER }));
+      expect(textOf(events)).toBe('Hel');
+      expect(events.some((e) => e.type === 'step')).toBe(false);
+      expect(error).toBeInstanceOf(PagentError);
+      expect((error as PagentError).code).toBe('provider');
+      expect((error as PagentError).where).toBe('llm');
+      expect((error as PagentError).message).toContain(`over ${LIMIT} bytes (maxEventBytes)`);
+      expect(await serverSawAbort(attempts)).toBeLessThan(SERVER_CAP);
+      expect((await attempts()).count).toBe(1);
+    });
+  }
+
+  it('fails with a provider error and aborts the request when a JSON response never ends', async () => {
+    const { llm, attempts } = scripted('endlessjson', { maxEventBytes: LIMIT });
+    const { error } = await collect(llm.stream({ messages: USER }));
+    expect((error as PagentError).code).toBe('provider');
+    expect((error as PagentError).message).toContain(`JSON response of POST ${api}/llm/script/`);
+    expect((error as PagentError).message).toContain(`over ${LIMIT} bytes (maxEventBytes)`);
+    expect(await serverSawAbort(attempts)).toBeLessThan(SERVER_CAP);
+  });
+
+  it('reads an error body that never ends only up to maxEventBytes and still reports the status', async () => {
+    const { llm, attempts } = scripted('endless500', { maxEventBytes: LIMIT, retries: 0 });
+    const { error } = await collect(llm.stream({ messages: USER }));
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(500);
+    expect((error as HttpError).message).toContain(`HTTP 500 from POST ${api}/llm/script/`);
+    expect(await serverSawAbort(attempts)).toBeLessThan(SERVER_CAP);
   });
 });
 

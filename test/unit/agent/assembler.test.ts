@@ -1,6 +1,12 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createChunkAssembler, createCompletionDecoder, type AssemblerDelta, type CompletionDecoder } from '../../../src/agent/chunk-assembler.js';
+import {
+  createChunkAssembler,
+  createCompletionDecoder,
+  DEFAULT_MAX_EVENT_BYTES,
+  type AssemblerDelta,
+  type CompletionDecoder,
+} from '../../../src/agent/chunk-assembler.js';
 import { PagentError } from '../../../src/errors.js';
 import { QUIRK_STREAMS } from '../../server/llm-quirks.js';
 import { randomPieces } from '../../helpers/random.js';
@@ -122,6 +128,64 @@ describe('completion decoder', () => {
     const deltas = d.feed('data: {"choices":[{"index":0,"delta":{"content":"before"}}]}\n\nevent: error\ndata: plain words\n\n');
     expect(deltas).toEqual([{ type: 'text', text: 'before' }]);
     expect(() => d.end()).toThrow('Provider error in the stream: plain words');
+  });
+});
+
+describe('completion decoder limits (maxEventBytes)', () => {
+  const LIMIT = 1024;
+  const contentChunk = (text: string): string => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: text } }] })}\n\n`;
+  const feedsUntilThrow = (d: CompletionDecoder, pieces: string[]): { fed: number; error: unknown } => {
+    for (let i = 0; i < pieces.length; i++) {
+      try {
+        d.feed(pieces[i]!);
+      } catch (error) {
+        return { fed: i + 1, error };
+      }
+    }
+    return { fed: pieces.length, error: undefined };
+  };
+  const expectLimitError = (error: unknown): void => {
+    expect(error).toBeInstanceOf(PagentError);
+    expect((error as PagentError).code).toBe('provider');
+    expect((error as PagentError).message).toContain(`over ${LIMIT} bytes (maxEventBytes)`);
+  };
+
+  it('fails as a provider error on the piece that takes one never-ending line over the limit', () => {
+    const d = createCompletionDecoder({ maxEventBytes: LIMIT });
+    expect(d.feed(contentChunk('ok'))).toEqual([{ type: 'text', text: 'ok' }]);
+    // 'data: "' is 7 characters; after n pieces of 100 the line holds 7 + 100n, first over 1024 at n = 11
+    const { fed, error } = feedsUntilThrow(d, ['data: "', ...Array.from({ length: 30 }, () => 'a'.repeat(100))]);
+    expect(fed).toBe(1 + 11);
+    expectLimitError(error);
+    expect(() => d.feed('"\n\n')).toThrow(PagentError);
+    expect(() => d.end()).toThrow(PagentError);
+  });
+
+  it('fails the same way for a message of short data: lines that never gets its blank line', () => {
+    const d = createCompletionDecoder({ maxEventBytes: LIMIT });
+    // each line adds 99 characters of data plus the joining newline: 999 after 10 lines, 1099 after 11
+    const { fed, error } = feedsUntilThrow(d, Array.from({ length: 30 }, () => `data: ${'b'.repeat(99)}\n`));
+    expect(fed).toBe(11);
+    expectLimitError(error);
+  });
+
+  it('counts a complete message in UTF-8 bytes, not characters', () => {
+    // 300 × '☕' is 900 bytes, plus 48 bytes of JSON: under 1024. 400 × '☕' is 1200 bytes in 400 characters.
+    const under = createCompletionDecoder({ maxEventBytes: LIMIT });
+    expect(under.feed(contentChunk('☕'.repeat(300)))).toEqual([{ type: 'text', text: '☕'.repeat(300) }]);
+    const over = createCompletionDecoder({ maxEventBytes: LIMIT });
+    expect(() => over.feed(contentChunk('☕'.repeat(400)))).toThrow(/over 1024 bytes \(maxEventBytes\)/);
+    expect(over.assembler.result().content).toBe('');
+  });
+
+  it('accepts a 2 MiB message by default and has a 16 MiB default limit', () => {
+    expect(DEFAULT_MAX_EVENT_BYTES).toBe(16 * 1024 * 1024);
+    const d = createCompletionDecoder();
+    const big = 'c'.repeat(2 * 1024 * 1024);
+    const pieces = randomPieces(contentChunk(big) + 'data: [DONE]\n\n', 64 * 1024, 1);
+    const text = pieces.flatMap((p) => d.feed(p)).map((delta) => delta.text).join('');
+    expect(text).toBe(big);
+    expect(d.end().how).toBe('done');
   });
 });
 
