@@ -100,7 +100,8 @@ export interface SessionStore {
    * Adds messages after the stored ones, writing only these messages and the small meta record, in one
    * transaction. Creates the session when it does not exist.
    * @throws StoreError `deleted` when this store saw the session before and it has since been deleted
-   *   (by another tab, or by clearing site data): appending only the tail would store a broken conversation.
+   *   (through this store, by another tab, or by clearing site data): appending only the tail would store
+   *   a broken conversation. {@link SessionStore.save} of the whole session stores it again.
    */
   append(id: string, messages: readonly ChatMessage[]): Promise<void>;
   /** Sets the title. @throws StoreError `not-found` when there is no such session. */
@@ -201,7 +202,8 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
   const name = options.name ?? 'pagent-sessions';
   const openTimeoutMs = options.openTimeoutMs ?? 5000;
   const listeners = new Set<StoreListener>();
-  // Sessions this store has seen stored: if one vanishes, an append must not recreate it from a tail.
+  // Sessions this store has seen stored, deleted ones included: if one vanishes (deleted here, in another
+  // tab or with the site data), an append must not recreate it from a tail; `save` writes it whole again.
   const known = new Set<string>();
   let use: UseStore | undefined;
   let db: IDBDatabase | undefined;
@@ -509,7 +511,6 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         store.delete(sessionKey(id));
         return promisifyRequest(store.transaction);
       });
-      known.delete(id);
       emit({ type: 'delete', id });
     },
 
@@ -518,7 +519,6 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         store.clear();
         return promisifyRequest(store.transaction);
       });
-      known.clear();
       emit({ type: 'clear' });
     },
 

@@ -255,6 +255,27 @@ describe('failures', () => {
     expect(await store.load('s')).toBeUndefined();
   });
 
+  it('refuses to recreate a session deleted or cleared through this store from a tail, and save() stores it whole again', async () => {
+    const store = open();
+    await store.append('s', turn(0));
+    await store.delete('s');
+    expect((await rejection(store.append('s', turn(1)))).reason).toBe('deleted');
+    expect(await store.load('s')).toBeUndefined();
+    expect(await store.list()).toEqual([]);
+
+    const whole = sessionOf(2);
+    await store.save('s', whole);
+    await store.append('s', turn(2));
+    expect((await store.load('s'))!.messages).toEqual([...whole.messages, ...turn(2)]);
+
+    await store.clear();
+    expect((await rejection(store.append('s', turn(3)))).reason).toBe('deleted');
+    expect(await store.list()).toEqual([]);
+    // a session this store never saw is still created by append
+    await store.append('new', turn(0));
+    expect((await store.load('new'))!.messages).toEqual(turn(0));
+  });
+
   it('fails with reason blocked when another connection keeps a pending delete from finishing', async () => {
     const name = uniqueName();
     const holder = await new Promise<IDBDatabase>((resolve, reject) => {
