@@ -15,15 +15,32 @@
  * - work per delta (bench, Chromium): the same counters at the 10,000th delta as at the 100th, e.g. 4
  *   characters, ~1.7 nodes created and ~1.9 DOM mutations per delta of mixed markdown; re-rendering the
  *   whole answer instead would rebuild 5,200 elements per delta at the 10,000th.
- * Fixes on top of the parser: a link destination cut by a newline or the end of the text is shown as the
- * literal text (the parser would swallow everything after it); balanced parentheses stay in a
- * destination; `[1]` without a destination keeps its brackets; snake_case stays text; inline `$…$`/`\(…\)` keep their
- * delimiters (no math rendering); `\r` is dropped.
+ * Fixes on top of the parser, made on the text before it reaches the parser (stand-in characters the
+ * renderer turns back) so every split of the text renders alike:
+ * - a link destination cut by a newline or the end of the text is shown as the literal text (the parser
+ *   would swallow everything after it); balanced parentheses stay in a destination; `[1]` without a
+ *   destination keeps its brackets; inline `$…$`/`\(…\)` keep their delimiters (no math rendering);
+ *   `\r` is dropped.
+ * - a backslash escapes only ASCII punctuation (CommonMark §2.4): `\ `, `\` before a tab or a non-ASCII
+ *   character, and a trailing `\` stay literal (the parser dropped them).
+ * - underscore emphasis follows CommonMark's flanking rules (§6.2) where the parser opened it anywhere: a
+ *   `_`/`__` run between word characters (`snake_case`, `a__b__c`) is text, and so is one after a word
+ *   character and before punctuation (`foo_(bar)`) unless an underscore emphasis is open. As the spec
+ *   says, `__init__`, `__proto__` and `<b>__init__</b>` (raw HTML shown as text) read as strong.
+ * - `1)` opens an ordered list item like `1.` (not inside code).
+ * - a heading's closing `#` sequence and trailing spaces are dropped (`## Title ##` reads "Title").
+ * - a fenced code block inside a list item no longer ends the list at the next item's marker.
+ * Known limits (the parser's, kept): an opener with no closer yet renders as emphasis while it streams
+ * and stays so (`__a__b end` is strong); character references (`&amp;`, `&#42;`) are shown as written;
+ * raw HTML is always text; a fence or paragraph in a list item after a blank line, or a fence in a
+ * nested item, leaves the list (the list goes on as a new list after it); lines after a list item or a
+ * blockquote join it (lazy continuation, also for a heading after a blockquote); `1.` and `1)` items
+ * continue one list; reference-style links (`[a][1]`) are not resolved.
  */
 import {
   BLOCKQUOTE, CHECKBOX, CHECKED, CODE_BLOCK, CODE_FENCE, CODE_INLINE, DOCUMENT, EQUATION_BLOCK,
   EQUATION_INLINE, HEADING_1, HEADING_2, HEADING_3, HEADING_4, HEADING_5, HEADING_6, HREF, IMAGE,
-  ITALIC_AST, ITALIC_UND, LANG, LINE_BREAK, LINK, LIST_ITEM, LIST_ORDERED, LIST_UNORDERED, PARAGRAPH,
+  ITALIC_AST, ITALIC_UND, LANG, LINE_BREAK, LINK, LIST_ITEM, LIST_ORDERED, LIST_UNORDERED, NEWLINE, PARAGRAPH,
   RAW_URL, RULE, SRC, START, STRIKE, STRONG_AST, STRONG_UND, TABLE, TABLE_CELL, TABLE_ROW,
   parser, parser_end, parser_write, type Any_Renderer, type Attr, type Parser, type Token,
 } from 'streaming-markdown';
@@ -74,12 +91,24 @@ const DEFAULT_COPY_LABEL = 'Copy code';
 const LANGUAGE = /^[A-Za-z0-9_+#.-]{1,40}$/;
 /** Stands in for `)` inside a link destination while the parser reads it (a private-use character). */
 const PAREN = '\ue000';
-/** Stands in for an intraword `_` (as in snake_case), which CommonMark never reads as emphasis. */
+/** Stands in for a `_` that cannot open or close emphasis (CommonMark §6.2), which the parser would read as one. */
 const UNDERSCORE = '\ue001';
-const INTRAWORD_UNDERSCORE = /(?<=[\p{L}\p{N}])_(?=[\p{L}\p{N}])/gu;
-const STAND_INS = /[\ue000\ue001]/g;
+/** Stands in for a literal `\` (one before a space, tab or non-ASCII character), which the parser would drop. */
+const BACKSLASH = '\ue002';
+const STAND_INS = /[\ue000-\ue002]/g;
 const restore = (value: string): string =>
-  value.replace(STAND_INS, (c) => (c === PAREN ? ')' : '_'));
+  value.replace(STAND_INS, (c) => (c === PAREN ? ')' : c === UNDERSCORE ? '_' : '\\'));
+/** A backslash before one of these is left to the parser: an escape (ASCII punctuation), a line end, or text. */
+const ESCAPABLE = /[!-/:-@[-`{-~\n0-9A-Za-z]/;
+const WHITESPACE = /^\s$/u;
+const PUNCTUATION = /^[\p{P}\p{S}]$/u;
+/** What a line may start with before it is known to be an ordered list item or a heading. */
+const LINE_HEAD = /^[ \t]*(?:>[ \t]*)*(?:\d{1,9}[.)]?|#{1,6}|[-*+])?$/;
+/** Longer line starts (deep `>` nesting, long indentation) are passed on undecided. */
+const MAX_HEAD = 64;
+const LIST_MARK = /^[ \t]*(?:\d{1,9}[.)]|[-*+])[ \t]$/;
+const ORDERED_PAREN = /^([ \t]*(?:>[ \t]*)*\d{1,9})\)([ \t])$/;
+const HEADING_MARK = /^[ \t]*(?:>[ \t]*)*#{1,6}[ \t]$/;
 
 interface Frame {
   token: number;
@@ -285,7 +314,7 @@ function createRenderer(root: ParentNode, options: MarkdownOptions, stats: Markd
             setLink(
               frame,
               // GFM autolinks end before trailing punctuation ("see https://x.example." links to the host).
-              frame.token === RAW_URL ? value.replace(/[.,:;!?'"*_~>)\]]+$/, '') : destination(value),
+              frame.token === RAW_URL ? value.replace(/[.,:;!?'"*_~>)\]\\]+$/, '') : destination(value),
             );
           }
           return;
@@ -369,41 +398,196 @@ function createStream(root: ParentNode, options: MarkdownOptions): MarkdownStrea
     }
   };
 
-  // An underscore between two letters or digits is text (CommonMark §6.2), which the parser does not
-  // know; the last `_` of a chunk waits for the next character to decide.
-  let held = '';
-  let before = '';
-  const guardUnderscores = (chunk: string): string => {
-    let s = held + chunk;
-    held = '';
-    if (s.endsWith('_')) {
-      held = '_';
-      s = s.slice(0, -1);
+  const emit = (text: string): void => {
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      writeLine(text.slice(start, nl));
+      closeOpenDestination();
+      write('\n');
+      previous = '\n';
+      start = nl + 1;
     }
-    if (s === '') return '';
-    const out = s.includes('_') ? (before + s).replace(INTRAWORD_UNDERSCORE, UNDERSCORE).slice(before.length) : s;
-    before = Array.from(s.slice(-2)).pop()!;
-    return out;
+    writeLine(text.slice(start));
+  };
+  const opened = (token: number): boolean => {
+    for (let i = 1; i <= p.len; i++) if (p.tokens[i] === token) return true;
+    return false;
+  };
+
+  // Inline stage. The parser drops a backslash before any character that is not a letter or digit, and
+  // opens underscore emphasis anywhere; CommonMark escapes only ASCII punctuation (§2.4) and never reads
+  // an intraword `_` as emphasis (§6.2). A trailing `\` or `_` run waits for the next character.
+  let held = '';
+  let prev = '\n';
+  const kind = (c: string): 'space' | 'punct' | 'word' =>
+    WHITESPACE.test(c) ? 'space' : PUNCTUATION.test(c) ? 'punct' : 'word';
+  const underscores = (run: string, next: string): string => {
+    const before = kind(prev);
+    const after = kind(next);
+    // Between word characters a run neither opens nor closes; after a word character and before
+    // punctuation it can only close, so it is text unless an underscore emphasis is open.
+    const literal =
+      before === 'word' && (after === 'word' || (after === 'punct' && !opened(ITALIC_UND) && !opened(STRONG_UND)));
+    return literal ? UNDERSCORE.repeat(run.length) : run;
+  };
+  const lastChar = (s: string, end: number): string => {
+    const code = s.charCodeAt(end - 1);
+    return code >= 0xdc00 && code <= 0xdfff && end >= 2 ? s.slice(end - 2, end) : s.charAt(end - 1);
+  };
+  const SPECIAL = /[\\_]/g;
+  const inlinePush = (text: string): void => {
+    if (held.startsWith('_')) {
+      let k = 0;
+      while (text[k] === '_') k++;
+      if (k === text.length) {
+        held += text;
+        return;
+      }
+    }
+    const s = held + text;
+    held = '';
+    let out = '';
+    let i = 0;
+    while (i < s.length) {
+      SPECIAL.lastIndex = i;
+      const k = SPECIAL.exec(s)?.index ?? s.length;
+      if (k > i) {
+        out += s.slice(i, k);
+        prev = lastChar(s, k);
+        i = k;
+        if (k === s.length) break;
+      }
+      if (s[i] === '\\') {
+        const next = s[i + 1];
+        if (next === undefined) {
+          held = '\\';
+          break;
+        }
+        if (ESCAPABLE.test(next)) {
+          out += s.slice(i, i + 2);
+          prev = next;
+          i += 2;
+        } else {
+          out += BACKSLASH;
+          prev = '\\';
+          i += 1;
+        }
+        continue;
+      }
+      let j = i + 1;
+      while (s[j] === '_') j++;
+      if (j === s.length) {
+        held = s.slice(i);
+        break;
+      }
+      emit(out);
+      out = '';
+      emit(underscores(s.slice(i, j), String.fromCodePoint(s.codePointAt(j)!)));
+      prev = '_';
+      i = j;
+    }
+    emit(out);
+  };
+  const inlineEnd = (): void => {
+    if (held === '\\') emit(BACKSLASH);
+    else if (held !== '') emit(underscores(held, '\n'));
+    held = '';
+  };
+
+  // Block stage: the start of each line is held until it is known whether it opens an ordered list item
+  // with a `1)` marker (which the parser reads only as `1.`) or a heading, and a heading line's closing
+  // `#` sequence (CommonMark §4.2) is held until the line ends, where it is dropped.
+  let head: string | null = '';
+  let heading = false;
+  let headingEmpty = false;
+  let tail: [string, string, string] = ['', '', ''];
+  const decideHead = (s: string): string => {
+    const indent = /^[ \t]*/.exec(s)![0].replaceAll('\t', '    ').length;
+    const allowed = !opened(CODE_FENCE) && (indent < 4 || (opened(LIST_ITEM) && !opened(CODE_BLOCK)));
+    if (!allowed) return s;
+    if (p.token === NEWLINE && p.tokens[p.len] === LIST_ITEM && LIST_MARK.test(s)) {
+      // A code fence just closed inside a list item: the parser would end the list at the next line's
+      // lower indent, so it reads the next item's marker as it does after a paragraph line of the item.
+      p.token = LINE_BREAK;
+    }
+    const ordered = ORDERED_PAREN.exec(s);
+    if (ordered) return `${ordered[1]}.${ordered[2]}`;
+    if (HEADING_MARK.test(s)) {
+      heading = true;
+      headingEmpty = true;
+    }
+    return s;
+  };
+  const blockPush = (text: string): void => {
+    let out = '';
+    let i = 0;
+    while (i < text.length) {
+      if (head !== null) {
+        const c = text[i++]!;
+        const s = head + c;
+        if (c !== '\n' && s.length <= MAX_HEAD && LINE_HEAD.test(s)) {
+          head = s;
+          continue;
+        }
+        head = null;
+        inlinePush(out);
+        out = decideHead(s);
+        if (c === '\n') {
+          heading = false;
+          head = '';
+        }
+        continue;
+      }
+      if (heading) {
+        const c = text[i++]!;
+        if (c === '\n') {
+          tail = ['', '', ''];
+          heading = false;
+          head = '';
+          out += c;
+          continue;
+        }
+        // tail: [spaces, #s, spaces] after the text so far, the candidate closing sequence.
+        const space = c === ' ' || c === '\t';
+        if (space) {
+          if (tail[1] === '' && !headingEmpty) tail[0] += c;
+          else tail[2] += c;
+        } else if (c === '#' && (tail[0] !== '' || headingEmpty || tail[1] !== '')) {
+          if (tail[2] !== '') {
+            out += tail[0] + tail[1];
+            tail = [tail[2], '', ''];
+            headingEmpty = false;
+          }
+          tail[1] += c;
+        } else {
+          out += tail.join('') + c;
+          tail = ['', '', ''];
+          headingEmpty = false;
+        }
+        continue;
+      }
+      const nl = text.indexOf('\n', i);
+      if (nl === -1) {
+        out += text.slice(i);
+        break;
+      }
+      out += text.slice(i, nl + 1);
+      i = nl + 1;
+      head = '';
+    }
+    inlinePush(out);
   };
 
   return {
     append(chunk) {
       if (ended) return;
-      const clean = guardUnderscores(chunk.includes('\r') ? chunk.replace(/\r/g, '') : chunk);
-      let start = 0;
-      for (let nl = clean.indexOf('\n'); nl !== -1; nl = clean.indexOf('\n', start)) {
-        writeLine(clean.slice(start, nl));
-        closeOpenDestination();
-        write('\n');
-        previous = '\n';
-        start = nl + 1;
-      }
-      writeLine(clean.slice(start));
+      blockPush(chunk.includes('\r') ? chunk.replace(/\r/g, '') : chunk);
     },
     end() {
       if (ended) return;
       ended = true;
-      if (held !== '') writeLine(held);
+      if (head !== null && head !== '') inlinePush(head);
+      inlineEnd();
       closeOpenDestination();
       parser_end(p);
     },

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { expect as chaiExpect } from '@open-wc/testing';
 import { createMarkdownStream, renderMarkdown, type MarkdownOptions } from '../../../src/chat/markdown.js';
+import unicodeCapture from '../../fixtures/pagent/unicode.ndjson?raw';
 
 const LINK = 'rel="noopener noreferrer" target="_blank" referrerpolicy="no-referrer"';
 const COPY = '<button type="button" part="copy-button" aria-label="Copy code">Copy code</button>';
@@ -220,6 +221,96 @@ describe('renderMarkdown', () => {
   });
 });
 
+/** Renders `text` whole, char by char and in random splits; expects one output and returns it. */
+function everyWay(text: string, options?: MarkdownOptions): HTMLElement {
+  const el = whole(text, options);
+  expect(streamed([...text], options).innerHTML).toBe(el.innerHTML);
+  for (const seed of [1, 2, 3, 42]) expect(streamed(randomSplits(text, seed), options).innerHTML).toBe(el.innerHTML);
+  return el;
+}
+
+const CODE_BLOCK = (code: string, lang?: string): string =>
+  `<div part="code-block">${COPY}<pre><code${lang ? ` data-lang="${lang}"` : ''}>${code}</code></pre></div>`;
+
+describe('CommonMark details', () => {
+  it('keeps a backslash that does not come before ASCII punctuation', () => {
+    expect(everyWay('backslash \\ and C:\\tmp\\new; a\\\tb \\é \\\\ \\* \\_x\\_ end \\').innerHTML).toBe(
+      '<p>backslash \\ and C:\\tmp\\new; a\\\tb \\é \\ * _x_ end \\</p>',
+    );
+    expect(everyWay('`a\\ b \\\\` and\n\n```\nc:\\ d\\\\ \\*\n```').innerHTML).toBe(
+      `<p><code>a\\ b \\\\</code> and</p>${CODE_BLOCK('c:\\ d\\\\ \\*')}`,
+    );
+  });
+
+  it('renders the text of the unicode capture faithfully in its deltas and whole', () => {
+    const deltas = unicodeCapture
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { method: string; params: { text?: string } })
+      .slice(0, 15)
+      .filter((e) => e.method === 'TextDelta')
+      .map((e) => e.params.text!);
+    expect(deltas).toHaveLength(11);
+    const el = streamed(deltas);
+    expect(whole(deltas.join('')).innerHTML).toBe(el.innerHTML);
+    const paragraphs = [...el.children];
+    expect(paragraphs.map((p) => p.tagName)).toEqual(['P', 'P']);
+    // Markdown in the capture: `back` is inline code, each newline inside the paragraph is a <br>, CR is
+    // dropped and `[ ]` with no destination stays text. Character references (`&amp;`) are shown as written.
+    expect(paragraphs[0]!.textContent).toBe(
+      'Hello 世界 🌍👩‍💻 café naïve — quotes: "double" \'single\' back; backslash \\ and C:\\tmp\\new; ' +
+        'tab\there; newline' + 'second line' + 'CRLF line; LS[\u2028] PS[\u2029] BEL[\u0007] NUL-free; ' +
+        '</script><b>html</b> &amp; 日本語かな、한국어, עברית.',
+    );
+    expect(paragraphs[0]!.querySelectorAll('br')).toHaveLength(2);
+    expect(paragraphs[0]!.querySelector('code')?.textContent).toBe('back');
+    expect(paragraphs[1]!.textContent).toBe('末尾 end.');
+    expect(el.querySelector('b, script')).toBeNull();
+  });
+
+  it('reads underscores as emphasis only where CommonMark does, never inside words', () => {
+    expect(
+      everyWay('<b>__init__</b>, __proto__, x.__proto__, __init__.py, a__b__c, a_b_c, foo_(bar), _em_. and __x__!')
+        .innerHTML,
+    ).toBe(
+      '<p>&lt;b&gt;<strong>init</strong>&lt;/b&gt;, <strong>proto</strong>, x.<strong>proto</strong>, ' +
+        '<strong>init</strong>.py, a__b__c, a_b_c, foo_(bar), <em>em</em>. and <strong>x</strong>!</p>',
+    );
+    expect(everyWay('dunder__x__y and __a__b__ end').innerHTML).toBe('<p>dunder__x__y and <strong>a__b</strong> end</p>');
+    expect(everyWay('___\n\nafter').innerHTML).toBe('<hr><p>after</p>');
+  });
+
+  it('reads 1) as an ordered list marker like 1.', () => {
+    expect(everyWay('1) one\n2) two\n3) three\n\nafter').innerHTML).toBe(
+      '<ol><li>one</li><li>two</li><li>three</li></ol><p>after</p>',
+    );
+    expect(everyWay('7) seven\n8) eight').innerHTML).toBe('<ol start="7"><li>seven</li><li>eight</li></ol>');
+    expect(everyWay('- a\n  1) b\n  2) c').innerHTML).toBe('<ul><li>a<ol><li>b</li><li>c</li></ol></li></ul>');
+    expect(everyWay('```\n1) code\n```\n\n    2) indented\n\nsee 3) here').innerHTML).toBe(
+      `${CODE_BLOCK('1) code')}${CODE_BLOCK('2) indented')}<p>see 3) here</p>`,
+    );
+  });
+
+  it('keeps a fenced code block inside its list item and the list going after it', () => {
+    expect(everyWay('1. Install:\n   ```sh\n   npm i\n   ```\n2. Run:\n   ```\n   go\n   ```\n3. Done\n\nafter').innerHTML).toBe(
+      `<ol><li>Install:${CODE_BLOCK('npm i', 'sh')}</li><li>Run:${CODE_BLOCK('go')}</li><li>Done</li></ol><p>after</p>`,
+    );
+    expect(everyWay('- a\n  ```\n  x\n  ```\n- b\n\nafter').innerHTML).toBe(
+      `<ul><li>a${CODE_BLOCK('x')}</li><li>b</li></ul><p>after</p>`,
+    );
+  });
+
+  it('strips the closing # sequence of a heading', () => {
+    expect(
+      everyWay('## Title ##\n# T #\n### a # b ###\n## x\\##\n## ##\n## a ## #\n# C# and F#\n## spaces  \n#### end ####   ')
+        .innerHTML,
+    ).toBe('<h2>Title</h2><h1>T</h1><h3>a # b</h3><h2>x##</h2><h2></h2><h2>a ##</h2><h1>C# and F#</h1><h2>spaces</h2><h4>end</h4>');
+    expect(everyWay('> ## quoted ##\n\n```\n## not a heading ##\n```').innerHTML).toBe(
+      `<blockquote><h2>quoted</h2></blockquote>${CODE_BLOCK('## not a heading ##')}`,
+    );
+  });
+});
+
 const DOCUMENTS = [
   '# Title\n\nSome *em* and **strong** and `code` ~~gone~~.\n',
   '- a\n  - b\n    - c\n- d\n\n3. three\n4. four\n',
@@ -230,6 +321,7 @@ const DOCUMENTS = [
   'see [1], [bad](javascript:alert(1)) and ![img](https://img.example/p.png) then [cut](http://x.example\nafter',
   '- [ ] todo\n- [x] done\n\n    indented\n\nend',
   'my_var_name and __init__ and _em_ and 変数_名前 and [a_b](https://x.example/a_(b)_c) end_',
+  'back\\slash \\ and \\\\ x \\* <b>__init__</b> a__b__c foo_(bar) _em_.\n\n1) a\n   ```\n   c\n   ```\n2) b\n\n## T ##\n',
 ];
 
 describe('createMarkdownStream', () => {
