@@ -67,6 +67,11 @@ const PAYLOADS: Record<string, string> = {
   'fence language injection': '```js" onload="' + SET + '\ncode\n```',
   'deep nesting': '>'.repeat(60) + ' deep\n\n' + '- a\n'.repeat(3) + '  '.repeat(40) + '- deep',
   'prototype-ish words': '[__proto__](constructor) `toString` **hasOwnProperty**',
+  'javascript link in a heading with a closing sequence': `## [x](javascript:${SET}) ##\n# <img src=x onerror=${SET}> #`,
+  'javascript link in a 1) list item': `1) [x](javascript:${SET})\n2) <script>${SET}</script>`,
+  'literal backslashes around a javascript link': `\\ [x](javascript:${SET}) \\\t\\é [y](java\\ script:${SET})\\`,
+  'underscores inside a javascript link': `a__b [x](java_script:${SET}) [y](javascript:__${SET}__) c_(d)`,
+  'private-use stand-in characters': `[x](javascript:${SET}\ue000 \ue001\ue002 [y](https://ok.example/\ue000\ue002)`,
 };
 
 const TAGS = new Set([

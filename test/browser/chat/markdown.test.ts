@@ -419,6 +419,9 @@ describe('work per delta', () => {
     ['one long paragraph', (i: number) => (i === 1 ? 'Start ' : `word${i % 10} `)],
     ['one long code block', (i: number) => (i === 1 ? '```\n' : `line ${i % 10}\n`)],
     ['one long list', (i: number) => (i % 2 === 1 ? '- item ' : `${i % 10}\n`)],
+    ['one long 1) list', (i: number) => (i % 2 === 1 ? `${i % 10}) item ` : `${i % 10}\n`)],
+    ['one long heading', (i: number) => (i === 1 ? '## ' : `w${i % 10} # `)],
+    ['snake_case and backslashes', (i: number) => (i === 1 ? 'Start ' : `a_b${i % 10}\\ x__y `)],
   ])('is no larger at the 10,000th delta than at the 100th (%s)', (_, deltas) => {
     expect(CYCLE).toHaveLength(200);
     const work = measure(deltas, 10_000);
