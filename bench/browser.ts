@@ -3,13 +3,10 @@
  * a source entry bundled with Vite into one classic script, and a blank page running that script.
  */
 import { build, type Rolldown } from 'vite';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../vite.config.js';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../test/helpers/chromium.js';
 
-/** Launches headless Chromium (`CHROMIUM_PATH`, else /usr/bin/chromium) with the test project's flags. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
-}
+export { launchChromium };
 
 /** Runs `fn` with a launched Chromium and closes the browser afterwards, also when `fn` throws. */
 export async function withChromium<T>(fn: (browser: Browser) => Promise<T>): Promise<T> {

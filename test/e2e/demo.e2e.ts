@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preview, type PreviewServer } from 'vite';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../../vite.config.js';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
 
 // The built demo (dist-demo/, made by `npm test`'s pretest build) under `vite preview`, whose plugin
 // serves the local scripted model and wire server: the path a newcomer takes with `npm run demo`.
@@ -14,7 +14,7 @@ beforeAll(async () => {
   if (!existsSync('dist-demo/index.html')) throw new Error('dist-demo/ missing: run `npm run build` first');
   server = await preview({ mode: 'demo', preview: { port: 0, strictPort: false, host: '127.0.0.1' } });
   baseUrl = server.resolvedUrls!.local[0]!;
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   mkdirSync('test-results', { recursive: true });
 });
 

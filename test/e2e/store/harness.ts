@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../../../vite.config.js';
+import { CHROMIUM_LAUNCH_OPTIONS, launchChromium } from '../../helpers/chromium.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -129,11 +129,7 @@ export async function startHarness(): Promise<Harness> {
   });
   await server.listen();
   const baseUrl = server.resolvedUrls!.local[0]!.replace(/\/$/, '');
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    headless: true,
-  });
+  const browser = await launchChromium();
   const profiles: string[] = [];
   const persistent: BrowserContext[] = [];
   return {
@@ -143,11 +139,7 @@ export async function startHarness(): Promise<Harness> {
     async persistentContext() {
       const dir = mkdtempSync(join(tmpdir(), 'pagent-store-e2e-'));
       profiles.push(dir);
-      const context = await chromium.launchPersistentContext(dir, {
-        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        args: CHROMIUM_ARGS,
-        headless: true,
-      });
+      const context = await chromium.launchPersistentContext(dir, CHROMIUM_LAUNCH_OPTIONS);
       persistent.push(context);
       return context;
     },
