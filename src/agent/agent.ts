@@ -77,7 +77,7 @@ export interface AgentOptions {
   parallelTools?: boolean;
   /** Saves the conversation: restored before the first run when the session is empty, appended at every turn end. */
   store?: AgentStore;
-  /** The store key of this conversation (required with `store`). */
+  /** The store key of this conversation (required with `store`; {@link Agent.useSession} switches it). */
   sessionId?: string;
 }
 
@@ -156,8 +156,6 @@ function toPagentError(err: unknown): PagentError {
 export class Agent {
   /** The model client. */
   readonly llm: AgentModel;
-  /** The conversation the runs append to. */
-  readonly session: Session;
   /** Model calls per run. */
   readonly maxTurns: number;
   private readonly tools: ReadonlyMap<string, Tool<never>>;
@@ -166,11 +164,14 @@ export class Agent {
   private running = false;
   private restored = false;
   private unsaved: ChatMessage[] = [];
+  private currentSession: Session;
+  private currentSessionId: string | undefined;
 
   constructor(options: AgentOptions) {
     this.options = options;
     this.llm = options.llm;
-    this.session = options.session ?? new Session();
+    this.currentSession = options.session ?? new Session();
+    this.currentSessionId = options.sessionId;
     this.maxTurns = options.maxTurns ?? 8;
     if (!Number.isInteger(this.maxTurns) || this.maxTurns < 1) throw new RangeError('Agent: maxTurns must be an integer >= 1');
     if (options.store && !options.sessionId) throw new TypeError('Agent: a store needs a sessionId');
@@ -181,6 +182,44 @@ export class Agent {
     }
     this.tools = tools;
     this.schemas = [...tools.values()].map((t) => t.schema);
+  }
+
+  /** The conversation the runs append to (replaced by {@link Agent.useSession} when it is given one). */
+  get session(): Session {
+    return this.currentSession;
+  }
+
+  /** The store key of the current conversation (the `sessionId` option until {@link Agent.useSession} changes it). */
+  get sessionId(): string | undefined {
+    return this.currentSessionId;
+  }
+
+  /**
+   * Switches to another conversation: the next run continues `sessionId` instead of the current one.
+   * The in-memory history is cleared (the session keeps its system prompt and kind) or replaced by
+   * `session`; with a `store`, the next run first restores the stored messages of `sessionId` (when the
+   * session is empty) and appends its own to them. Pass a new id to start a fresh conversation.
+   * Messages the store failed to save for the previous id are retried once for that id, in the background.
+   *
+   * @example
+   * agent.useSession(crypto.randomUUID()); // "New conversation"
+   * agent.useSession(storedId);            // continue a stored one on the next run
+   *
+   * @throws {PagentError} `code: "busy"` while a run is in flight (stop it and let it end first).
+   * @throws {TypeError} when the agent has a `store` and `sessionId` is undefined.
+   */
+  useSession(sessionId: string | undefined, session?: Session): void {
+    if (this.running) throw new PagentError('Agent is running: cannot switch sessions until the run ends', { code: 'busy', where: 'agent' });
+    const { store } = this.options;
+    if (store && !sessionId) throw new TypeError('Agent: a store needs a sessionId');
+    const previousId = this.currentSessionId;
+    const unsaved = this.unsaved;
+    this.unsaved = [];
+    if (store && previousId && unsaved.length > 0) store.append(previousId, unsaved).catch(() => undefined);
+    if (session) this.currentSession = session;
+    else this.currentSession.clear();
+    this.currentSessionId = sessionId;
+    this.restored = false;
   }
 
   /**
@@ -450,7 +489,8 @@ export class Agent {
 
   /** Restores the stored conversation once, before the first run; returns the failure, if any. */
   private async restore(): Promise<PagentError | undefined> {
-    const { store, sessionId } = this.options;
+    const { store } = this.options;
+    const sessionId = this.currentSessionId;
     if (this.restored || !store || !sessionId) return undefined;
     try {
       if (this.session.messages.length === 0) {
@@ -470,7 +510,8 @@ export class Agent {
    * stay queued and go with the next save.
    */
   private async flush(): Promise<void> {
-    const { store, sessionId } = this.options;
+    const { store } = this.options;
+    const sessionId = this.currentSessionId;
     if (!store || !sessionId || this.unsaved.length === 0) {
       if (!store) this.unsaved = [];
       return;

@@ -50,12 +50,24 @@ export interface ChatAgentRunOptions {
 /** Anything that runs an input to events: the in-browser `Agent` fits. */
 export interface ChatAgent {
   events(input: string, options?: ChatAgentRunOptions): AsyncIterable<WireEvent | UnknownEvent>;
+  /** Optional: the store key of the conversation the next run continues (the Agent's `sessionId`). */
+  readonly sessionId?: string | undefined;
+  /**
+   * Optional: switches the conversation the next run continues (the Agent's `useSession`). The element
+   * calls it when a stored conversation is reopened and on "New conversation", never during a run.
+   */
+  useSession?(sessionId: string | undefined): void;
 }
 
 export type { ChatStore };
 
 /** Builds the POST body for `src` from the user's text and the server's session id. */
 export type ChatBody = (text: string, sessionId: string | undefined) => unknown;
+
+/** A fresh conversation id for "New conversation" with an agent. */
+function newSessionId(): string {
+  return globalThis.crypto?.randomUUID?.() ?? `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
 
 /** The lines the wire log keeps at least (oldest dropped first, in bulk). */
 const WIRE_LOG_LIMIT = 2000;
@@ -155,15 +167,22 @@ export class PagentChat extends LitElement {
   });
   private readonly scroller = new ScrollController(this, { container: () => this.timelineEl });
   private readonly sessions = new SessionController(this, {
-    onOpen: (_id, messages) => {
+    onOpen: (id, messages, fromList) => {
       this.runs.stop();
+      this.denyPendingApprovals();
       this.timeline = timelineFromMessages(messages);
+      // the agent continues the conversation shown (it restores it from the store on its next run)
+      if (fromList) this.switchAgentSession(id);
     },
     onDelete: () => this.reset(),
-    onError: (err) => this.reportStoreError(err),
+    onError: (err) => this.reportError(err),
   });
   private srcClient: { url: string; client: ChatClient } | undefined;
   private approvals = new Map<string, (approved: boolean) => void>();
+  /** Per agent: settles once its last run has closed and its last session switch is done. */
+  private agentIdle = new WeakMap<ChatAgent, Promise<void>>();
+  /** Per agent: its last pending session switch. */
+  private agentSwitches = new WeakMap<ChatAgent, Promise<void>>();
   private wireLineCount = 0;
   private inheritedLang: string | null = null;
 
@@ -212,15 +231,20 @@ export class PagentChat extends LitElement {
     this.runs.stop();
   }
 
-  /** Starts a new conversation: stops the run, clears the timeline, the wire log and the server session. */
+  /**
+   * Starts a new conversation: stops the run, clears the timeline, the wire log and the server session;
+   * an `agent` with `useSession` switches to a new session id (so its next run starts without history).
+   */
   reset(): void {
     this.runs.stop();
     this.denyPendingApprovals();
     this.timeline = createTimeline();
     this.wireLines = [];
     this.srcClient = undefined;
-    this.sessions.openId = undefined;
     this.announcement = '';
+    const id = this.agent?.useSession ? newSessionId() : undefined;
+    this.sessions.openId = id;
+    if (id !== undefined) this.switchAgentSession(id);
   }
 
   /**
@@ -260,6 +284,7 @@ export class PagentChat extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('store')) this.sessions.setStore(this.store);
+    if (changed.has('agent') || changed.has('store')) this.showAgentSession();
     if (changed.has('src') && this.srcClient && this.srcClient.url !== this.src) this.srcClient = undefined;
   }
 
@@ -343,7 +368,7 @@ export class PagentChat extends LitElement {
 
   private sourceFor(text: string): RunSource | undefined {
     const { agent, client, src } = this;
-    if (agent) return (signal) => agent.events(text, { signal, approve: (call) => this.requestApproval(call) });
+    if (agent) return this.agentSource(agent, text);
     if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId), { signal });
     if (!src) return undefined;
     if (this.srcClient?.url !== src) {
@@ -357,6 +382,115 @@ export class PagentChat extends LitElement {
     }
     const srcClient = this.srcClient.client;
     return (signal) => srcClient.stream(this.requestBody(text, srcClient.sessionId), { signal });
+  }
+
+  /**
+   * Runs `text` on the agent. It starts at once, unless a session switch is pending; an Agent still
+   * closing its previous run (saving the cut turn) answers `busy`, and the run then starts once that
+   * run has closed.
+   */
+  private agentSource(agent: ChatAgent, text: string): RunSource {
+    let closed!: () => void;
+    const before = this.whenAgentIdle(agent, new Promise<void>((resolve) => (closed = resolve)));
+    const switching = this.agentSwitches.has(agent);
+    const approve = (call: ApprovalRequest): Promise<boolean> => this.requestApproval(call);
+    type Iter = AsyncIterator<WireEvent | UnknownEvent>;
+    const done = (): IteratorResult<WireEvent | UnknownEvent> => ({ done: true, value: undefined });
+    // A hand-written iterator, not an async generator: return() must reach the agent's iterator at once,
+    // even while a next() is pending (an async generator would queue it behind that next()).
+    return (signal) => {
+      let finished = false;
+      let waiting = false;
+      let first = true;
+      const finish = (): void => {
+        if (finished) return;
+        finished = true;
+        closed();
+      };
+      const open = (): Iter => agent.events(text, { signal, approve })[Symbol.asyncIterator]();
+      let inner: Iter | undefined = switching ? undefined : open();
+      const openWhenIdle = async (): Promise<Iter | undefined> => {
+        waiting = true;
+        await before;
+        waiting = false;
+        if (signal.aborted || finished) {
+          finish();
+          return undefined;
+        }
+        return (inner = open());
+      };
+      const nextOf = async (it: Iter): Promise<IteratorResult<WireEvent | UnknownEvent>> => {
+        try {
+          return await it.next();
+        } catch (err) {
+          if (!first || (err as { code?: unknown } | null)?.code !== 'busy') throw err;
+          inner = undefined;
+          const again = await openWhenIdle();
+          return again ? again.next() : done();
+        }
+      };
+      return {
+        [Symbol.asyncIterator]: () => ({
+          async next() {
+            const it = inner ?? (await openWhenIdle());
+            if (!it) return done();
+            try {
+              const result = await nextOf(it);
+              first = false;
+              if (result.done) finish();
+              return result;
+            } catch (err) {
+              finish();
+              throw err;
+            }
+          },
+          async return() {
+            const it = inner;
+            if (!it) {
+              if (!waiting) finish();
+              return done();
+            }
+            try {
+              await it.return?.();
+            } finally {
+              finish();
+            }
+            return done();
+          },
+        }),
+      };
+    };
+  }
+
+  /** Chains `next` after the agent's pending work; returns what was pending before it. */
+  private whenAgentIdle(agent: ChatAgent, next: Promise<void>): Promise<void> {
+    const before = this.agentIdle.get(agent) ?? Promise.resolve();
+    this.agentIdle.set(agent, before.then(() => next));
+    return before;
+  }
+
+  /** Points the agent at another conversation once its run in flight (if any) has closed. */
+  private switchAgentSession(id: string): void {
+    const agent = this.agent;
+    if (!agent?.useSession) return;
+    let done!: () => void;
+    const switched = new Promise<void>((resolve) => (done = resolve));
+    const before = this.whenAgentIdle(agent, switched);
+    this.agentSwitches.set(agent, switched);
+    void before
+      .then(() => agent.useSession!(id))
+      .catch((err: unknown) => this.reportError(err))
+      .finally(() => {
+        if (this.agentSwitches.get(agent) === switched) this.agentSwitches.delete(agent);
+        done();
+      });
+  }
+
+  /** With a store, shows the stored conversation the agent continues (when nothing else is shown yet). */
+  private showAgentSession(): void {
+    const id = this.agent?.sessionId;
+    if (id === undefined || !this.store || this.timeline.items.length > 0 || this.sessions.openId === id) return;
+    void this.sessions.open(id);
   }
 
   private requestBody(text: string, sessionId: string | undefined): unknown {
@@ -414,7 +548,7 @@ export class PagentChat extends LitElement {
     this.requestUpdate();
   }
 
-  private reportStoreError(err: unknown): void {
+  private reportError(err: unknown): void {
     const error = err instanceof PagentError ? err : new PagentError(err instanceof Error ? err.message : String(err), { code: 'store', where: 'store', cause: err });
     this.dispatchEvent(createChatEvent('pagent-error', { error }));
   }

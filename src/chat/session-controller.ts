@@ -19,7 +19,8 @@ export interface ChatStore {
 
 /** Callbacks of {@link SessionController}. */
 export interface SessionControllerOptions {
-  onOpen(id: string, messages: readonly ChatMessage[]): void;
+  /** A conversation was opened: from the list (`fromList`), or by {@link SessionController.open} otherwise. */
+  onOpen(id: string, messages: readonly ChatMessage[], fromList: boolean): void;
   onDelete(id: string): void;
   onError(err: unknown): void;
 }
@@ -74,11 +75,12 @@ export class SessionController implements ReactiveController {
     }
   }
 
-  private async open(id: string): Promise<void> {
+  /** Loads a stored conversation and hands it to `onOpen` (an unknown id opens as empty). */
+  async open(id: string, fromList = false): Promise<void> {
     try {
       const session = await this.store?.load(id);
       this.openId = id;
-      this.options.onOpen(id, session?.messages ?? []);
+      this.options.onOpen(id, session?.messages ?? [], fromList);
     } catch (err) {
       this.options.onError(err);
     }
@@ -115,7 +117,7 @@ export class SessionController implements ReactiveController {
       sessions: this.sessions,
       currentId: this.openId,
       editingId: this.editingId,
-      onOpen: (id) => void this.open(id),
+      onOpen: (id) => void this.open(id, true),
       onStartRename: (id) => {
         this.editingId = id || undefined;
         this.host.requestUpdate();

@@ -1,6 +1,8 @@
 import { expect as chaiExpect } from '@open-wc/testing';
 import { describe, expect, it } from 'vitest';
-import { Agent, type AgentModel, type AgentModelEvent } from '../../../src/agent/agent.js';
+import { Agent, type AgentModel, type AgentModelEvent, type AgentModelRequest } from '../../../src/agent/agent.js';
+import type { ChatMessage } from '../../../src/agent/messages.js';
+import { Session } from '../../../src/agent/session.js';
 import { tool } from '../../../src/agent/tools.js';
 import { createSessionStore } from '../../../src/store/session-store.js';
 import { $, $$, answers, chatFixture, toolCards, until } from './helpers.js';
@@ -139,5 +141,131 @@ describe('<pagent-chat> with a session store', () => {
     await store.append('s3', [{ role: 'user', content: 'Saved elsewhere' }]);
     await until(() => $$(el, '[part="session"]').length === 2, 'the list to follow the store');
     await chaiExpect(el).to.be.accessible();
+  });
+});
+
+/** A model that answers every request with "reply <n>" and records the messages it was sent; `hang` waits for the abort. */
+function recordingModel(hang: (n: number) => boolean = () => false): AgentModel & { requests: ChatMessage[][] } {
+  const requests: ChatMessage[][] = [];
+  return {
+    requests,
+    async *stream(request: AgentModelRequest): AsyncIterable<AgentModelEvent> {
+      const n = requests.push(structuredClone(request.messages));
+      const text = `reply ${n}`;
+      yield { type: 'text', text };
+      if (hang(n)) {
+        await new Promise((_, reject) => request.signal?.addEventListener('abort', () => reject(request.signal?.reason), { once: true }));
+      }
+      yield { type: 'step', step: { content: text, reasoning_content: '', tool_calls: [], finish_reason: 'stop', usage: null } };
+    },
+  };
+}
+
+describe('<pagent-chat> continuing stored conversations with an Agent', () => {
+  const storedA: ChatMessage[] = [
+    { role: 'user', content: 'Capital of France?' },
+    { role: 'assistant', content: 'Paris.' },
+  ];
+  const sessionRow = (el: HTMLElement & { shadowRoot: ShadowRoot | null }, title: string) =>
+    [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part="session"]')].find((li) => li.querySelector('[part="session-open"]')?.textContent === title);
+  const current = (el: HTMLElement & { shadowRoot: ShadowRoot | null }) =>
+    [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part="session"][aria-current="true"]')].map((li) => li.querySelector('[part="session-open"]')?.textContent);
+
+  it('reopening a conversation continues it (its history is sent, the store grows) and New conversation starts without history', async () => {
+    const store = createSessionStore({ name: unique('chat-continue') });
+    await store.append('A', storedA);
+    await store.rename('A', 'France');
+    const llm = recordingModel();
+    const agent = new Agent({ llm, session: new Session('sys'), store, sessionId: unique('first') });
+    const el = await chatFixture((c) => {
+      c.store = store;
+      c.agent = agent;
+    });
+    await until(() => sessionRow(el, 'France') !== undefined, 'the stored conversation in the list');
+    expect(current(el)).toEqual([]);
+
+    sessionRow(el, 'France')!.querySelector<HTMLButtonElement>('[part="session-open"]')!.click();
+    await until(() => answers(el).length === 1, 'the reopened conversation');
+    await el.updateComplete;
+    expect(current(el)).toEqual(['France']);
+    el.send('And of Italy?');
+    await until(() => answers(el).at(-1) === 'reply 1', 'the answer');
+    expect(llm.requests[0]).toEqual([{ role: 'system', content: 'sys' }, ...storedA, { role: 'user', content: 'And of Italy?' }]);
+    expect(agent.sessionId).toBe('A');
+    expect((await store.load('A'))!.messages).toEqual([...storedA, { role: 'user', content: 'And of Italy?' }, { role: 'assistant', content: 'reply 1' }]);
+    expect(answers(el)).toEqual(['Paris.', 'reply 1']);
+
+    $<HTMLButtonElement>(el, '[part="new-button"]')!.click();
+    await el.updateComplete;
+    expect($$(el, '[part~="message"]')).toEqual([]);
+    expect(current(el)).toEqual([]);
+    el.send('Hello');
+    await until(() => answers(el).at(-1) === 'reply 2', 'the answer in the new conversation');
+    expect(llm.requests[1]).toEqual([{ role: 'system', content: 'sys' }, { role: 'user', content: 'Hello' }]);
+    const fresh = agent.sessionId!;
+    expect(fresh).not.toBe('A');
+    expect((await store.load(fresh))!.messages).toEqual([{ role: 'user', content: 'Hello' }, { role: 'assistant', content: 'reply 2' }]);
+    expect((await store.load('A'))!.messages).toHaveLength(4);
+    await until(() => $$(el, '[part="session"]').length === 2, 'the new conversation in the list');
+    await until(() => current(el).length === 1 && current(el)[0] !== 'France', 'the new conversation highlighted');
+    await chaiExpect(el).to.be.accessible();
+  });
+
+  it('reopening a conversation while a run streams stops it, lets the agent save, then continues the reopened one', async () => {
+    const store = createSessionStore({ name: unique('chat-switch') });
+    await store.append('A', storedA);
+    await store.rename('A', 'France');
+    const llm = recordingModel((n) => n === 1);
+    const agent = new Agent({ llm, store, sessionId: 'B' });
+    const errors: string[] = [];
+    const el = await chatFixture((c) => {
+      c.store = store;
+      c.agent = agent;
+    });
+    el.addEventListener('pagent-error', (e) => errors.push(e.detail.error.message));
+    await until(() => sessionRow(el, 'France') !== undefined, 'the stored conversation in the list');
+    el.send('Tell me a long story');
+    await until(() => llm.requests.length === 1 && $(el, '[part~="answer"]') !== null, 'the streaming answer');
+    expect(el.streaming).toBe(true);
+    sessionRow(el, 'France')!.querySelector<HTMLButtonElement>('[part="session-open"]')!.click();
+    await until(() => answers(el).length === 1 && answers(el)[0] === 'Paris.', 'the reopened conversation');
+    el.send('And of Italy?');
+    await until(() => answers(el).at(-1) === 'reply 2', 'the answer');
+    expect(errors).toEqual([]);
+    expect(llm.requests[1]).toEqual([...storedA, { role: 'user', content: 'And of Italy?' }]);
+    // the stopped run was saved under its own conversation, with its partial answer
+    expect((await store.load('B'))!.messages).toEqual([{ role: 'user', content: 'Tell me a long story' }, { role: 'assistant', content: 'reply 1' }]);
+  });
+
+  it('sending while an Agent run streams stops it, and the new message runs once the agent has saved the cut turn', async () => {
+    const store = createSessionStore({ name: unique('chat-resend') });
+    const llm = recordingModel((n) => n === 1);
+    const agent = new Agent({ llm, store, sessionId: 'S' });
+    const errors: string[] = [];
+    const el = await chatFixture((c) => (c.agent = agent));
+    el.addEventListener('pagent-error', (e) => errors.push(e.detail.error.message));
+    el.send('first');
+    await until(() => llm.requests.length === 1 && $(el, '[part~="answer"]') !== null, 'the streaming answer');
+    el.send('second');
+    await until(() => answers(el).at(-1) === 'reply 2', 'the second answer');
+    expect(errors).toEqual([]);
+    expect(llm.requests[1]).toEqual([
+      { role: 'user', content: 'first' },
+      { role: 'assistant', content: 'reply 1' },
+      { role: 'user', content: 'second' },
+    ]);
+    expect($$(el, '[part="stopped"]')).toHaveLength(1);
+  });
+
+  it('shows the stored conversation an agent continues when it is set with the store', async () => {
+    const store = createSessionStore({ name: unique('chat-show') });
+    await store.append('A', storedA);
+    const el = await chatFixture((c) => {
+      c.store = store;
+      c.agent = new Agent({ llm: recordingModel(), store, sessionId: 'A' });
+    });
+    await until(() => answers(el).length === 1, 'the conversation');
+    expect(answers(el)).toEqual(['Paris.']);
+    await until(() => current(el).length === 1, 'the highlight');
   });
 });

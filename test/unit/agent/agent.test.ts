@@ -489,6 +489,124 @@ describe('Agent store wiring', () => {
   });
 });
 
+/** A store keyed by session id that records every load and append. */
+function keyedStore(initial: Record<string, ChatMessage[]> = {}): AgentStore & { data: Map<string, ChatMessage[]>; log: string[] } {
+  const data = new Map(Object.entries(initial).map(([k, v]) => [k, structuredClone(v)]));
+  const log: string[] = [];
+  return {
+    data,
+    log,
+    async load(id) {
+      log.push(`load ${id}`);
+      const messages = data.get(id);
+      return messages ? { messages: structuredClone(messages) } : undefined;
+    },
+    async append(id, messages) {
+      log.push(`append ${id} ${messages.length}`);
+      data.set(id, [...(data.get(id) ?? []), ...structuredClone(messages)]);
+    },
+  };
+}
+
+describe('Agent.useSession', () => {
+  const storedA: ChatMessage[] = [{ role: 'user', content: 'A question' }, { role: 'assistant', content: 'A answer' }];
+
+  it('continues another stored conversation on the next run, keeping the system prompt', async () => {
+    const store = keyedStore({ A: storedA });
+    const llm = scriptedModel([{ text: ['new 1'] }, { text: ['a 2'] }]);
+    const agent = new Agent({ llm, session: new Session('sys'), store, sessionId: 'new' });
+    expect(agent.sessionId).toBe('new');
+    await agent.run('first');
+    agent.useSession('A');
+    expect(agent.sessionId).toBe('A');
+    expect(agent.session.messages).toEqual([]);
+    expect(agent.session.systemPrompt).toBe('sys');
+    await agent.run('follow-up');
+    expect(llm.requests[1]!.messages).toEqual([{ role: 'system', content: 'sys' }, ...storedA, { role: 'user', content: 'follow-up' }]);
+    expect(store.data.get('A')).toEqual([...storedA, { role: 'user', content: 'follow-up' }, { role: 'assistant', content: 'a 2' }]);
+    expect(store.data.get('new')).toEqual([{ role: 'user', content: 'first' }, { role: 'assistant', content: 'new 1' }]);
+  });
+
+  it('starts a fresh conversation under a new id: no history sent, nothing restored', async () => {
+    const store = keyedStore({ A: storedA });
+    const llm = scriptedModel([{ text: ['x'] }, { text: ['y'] }]);
+    const agent = new Agent({ llm, store, sessionId: 'A' });
+    await agent.run('more');
+    expect(llm.requests[0]!.messages).toHaveLength(3);
+    agent.useSession('fresh');
+    await agent.run('hello');
+    expect(llm.requests[1]!.messages).toEqual([{ role: 'user', content: 'hello' }]);
+    expect(store.data.get('fresh')).toEqual([{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'y' }]);
+    expect(store.log.filter((l) => l.startsWith('load'))).toEqual(['load A', 'load fresh']);
+  });
+
+  it('takes a session object to use instead of clearing the current one', async () => {
+    const llm = scriptedModel([{ text: ['ok'] }]);
+    const agent = new Agent({ llm, session: new Session('old prompt') });
+    const next = new Session('new prompt');
+    next.append({ role: 'user', content: 'kept' }, { role: 'assistant', content: 'yes' });
+    agent.useSession(undefined, next);
+    expect(agent.session).toBe(next);
+    expect(agent.sessionId).toBeUndefined();
+    await agent.run('q');
+    expect(llm.requests[0]!.messages.map((m) => m.content)).toEqual(['new prompt', 'kept', 'yes', 'q']);
+  });
+
+  it('keeps the session kind: a sliding window stays a sliding window', async () => {
+    const session = new SlidingWindowSession('sys', { maxTokens: 1000 });
+    const agent = new Agent({ llm: scriptedModel([{ text: ['a'] }]), session });
+    await agent.run('q');
+    agent.useSession(undefined);
+    expect(agent.session).toBe(session);
+    expect(session.messages).toEqual([]);
+    expect(session.toJSON().kind).toBe('sliding-window');
+  });
+
+  it('refuses to switch while a run is in flight, with a busy PagentError', async () => {
+    const store = keyedStore();
+    const agent = new Agent({ llm: scriptedModel([{ text: ['a', 'b'] }]), store, sessionId: 's1' });
+    const events = agent.events('q');
+    await events.next();
+    let error: unknown;
+    try {
+      agent.useSession('s2');
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(PagentError);
+    expect(error).toMatchObject({ code: 'busy' });
+    expect(agent.sessionId).toBe('s1');
+    await events.return(undefined);
+    agent.useSession('s2');
+    expect(agent.sessionId).toBe('s2');
+  });
+
+  it('needs an id when the agent has a store', () => {
+    const agent = new Agent({ llm: scriptedModel([]), store: keyedStore(), sessionId: 's1' });
+    expect(() => agent.useSession(undefined)).toThrow(TypeError);
+    expect(agent.sessionId).toBe('s1');
+  });
+
+  it('retries unsaved messages for the conversation they belong to', async () => {
+    const data = keyedStore();
+    let fail = true;
+    const store: AgentStore = {
+      load: data.load,
+      append: async (id, messages) => {
+        if (fail) throw new Error('quota');
+        await data.append(id, messages);
+      },
+    };
+    const agent = new Agent({ llm: scriptedModel([{ text: ['a'] }, { text: ['b'] }]), store, sessionId: 'old' });
+    await agent.run('one');
+    fail = false;
+    agent.useSession('next');
+    await agent.run('two');
+    expect(data.data.get('old')?.map((m) => m.content)).toEqual(['one', 'a']);
+    expect(data.data.get('next')?.map((m) => m.content)).toEqual(['two', 'b']);
+  });
+});
+
 describe('Agent types', () => {
   it('accepts the real LLM client, the session store and sessions of every kind', () => {
     expectTypeOf<LLM>().toExtend<AgentModel>();
