@@ -30,9 +30,12 @@
  * - `1)` opens an ordered list item like `1.` (not inside code).
  * - a heading's closing `#` sequence and trailing spaces are dropped (`## Title ##` reads "Title").
  * - a fenced code block inside a list item no longer ends the list at the next item's marker.
+ * - character references (§2.5) in text are decoded as text: numeric ones and the common named ones
+ *   (`&amp;`, `&lt;`, `&nbsp;`, `&copy;`, `&rarr;`…; other names stay as written); `&#42;` is a `*`, never
+ *   emphasis. In code, in raw URLs and in link destinations (which safeUrl decodes) they stay as written.
  * Known limits (the parser's, kept): an opener with no closer yet renders as emphasis while it streams
- * and stays so (`__a__b end` is strong); character references (`&amp;`, `&#42;`) are shown as written;
- * raw HTML is always text; a fence or paragraph in a list item after a blank line, or a fence in a
+ * and stays so (`__a__b end` is strong); references to control characters stay as written, and a
+ * decoded digit at a line start can start a list (`&#49;. x`); raw HTML is always text; a fence or paragraph in a list item after a blank line, or a fence in a
  * nested item, leaves the list (the list goes on as a new list after it); lines after a list item or a
  * blockquote join it (lazy continuation, also for a heading after a blockquote); `1.` and `1)` items
  * continue one list; reference-style links (`[a][1]`) are not resolved.
@@ -95,13 +98,31 @@ const PAREN = '\ue000';
 const UNDERSCORE = '\ue001';
 /** Stands in for a literal `\` (one before a space, tab or non-ASCII character), which the parser would drop. */
 const BACKSLASH = '\ue002';
-const STAND_INS = /[\ue000-\ue002]/g;
-const restore = (value: string): string =>
-  value.replace(STAND_INS, (c) => (c === PAREN ? ')' : c === UNDERSCORE ? '_' : '\\'));
+/** Stand in for a `[` and a `(` decoded from character references, which must not open a link. */
+const BRACKET = '\ue003';
+const OPEN_PAREN = '\ue004';
+const STAND_INS = /[\ue000-\ue004]/g;
+const RESTORED: Record<string, string> = { [PAREN]: ')', [UNDERSCORE]: '_', [BACKSLASH]: '\\', [BRACKET]: '[', [OPEN_PAREN]: '(' };
+const restore = (value: string): string => value.replace(STAND_INS, (c) => RESTORED[c]!);
 /** A backslash before one of these is left to the parser: an escape (ASCII punctuation), a line end, or text. */
 const ESCAPABLE = /[!-/:-@[-`{-~\n0-9A-Za-z]/;
 const WHITESPACE = /^\s$/u;
 const PUNCTUATION = /^[\p{P}\p{S}]$/u;
+/** A character reference (CommonMark §2.5) and what may still grow into one at the end of a chunk. */
+const REFERENCE = /^&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}));/;
+const PARTIAL_REFERENCE = /^&(?:#[0-9]{0,7}|#[xX][0-9a-fA-F]{0,6}|[A-Za-z][A-Za-z0-9]{0,31})?$/;
+/** The named references decoded; any other name is shown as written. */
+const NAMED: Record<string, string> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', ensp: '\u2002', emsp: '\u2003',
+  thinsp: '\u2009', zwnj: '\u200c', zwj: '\u200d', shy: '\u00ad', copy: '©', reg: '®', trade: '™',
+  hellip: '…', mdash: '—', ndash: '–', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«',
+  raquo: '»', times: '×', divide: '÷', minus: '−', plusmn: '±', deg: '°', middot: '·', bull: '•',
+  larr: '←', rarr: '→', uarr: '↑', darr: '↓', harr: '↔', lArr: '⇐', rArr: '⇒', hArr: '⇔', le: '≤',
+  ge: '≥', ne: '≠', asymp: '≈', infin: '∞', sum: '∑', micro: 'µ', para: '¶', sect: '§', cent: '¢',
+  pound: '£', euro: '€', yen: '¥', frac12: '½', frac14: '¼', frac34: '¾', sup2: '²', sup3: '³',
+  check: '✓', hearts: '♥', iexcl: '¡', iquest: '¿',
+};
+const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 /** What a line may start with before it is known to be an ordered list item or a heading. */
 const LINE_HEAD = /^[ \t]*(?:>[ \t]*)*(?:\d{1,9}[.)]?|#{1,6}|[-*+])?$/;
 /** Longer line starts (deep `>` nesting, long indentation) are passed on undecided. */
@@ -414,6 +435,28 @@ function createStream(root: ParentNode, options: MarkdownOptions): MarkdownStrea
     return false;
   };
 
+  // Text in code (or about to open an inline code span, or a line indented as code) and in a link
+  // destination keeps its references as written; safeUrl decodes those in a URL itself.
+  const inCode = (): boolean =>
+    opened(CODE_INLINE) || opened(CODE_FENCE) || opened(CODE_BLOCK) || p.token === RAW_URL ||
+    p.pending.startsWith('`') ||
+    (p.token !== LINE_BREAK && p.indent_len + (p.pending === ' ' ? 1 : p.pending === '\t' ? 4 : 0) >= 4);
+  /** The text that stands for a character reference: decoded, ASCII punctuation escaped, else undefined. */
+  const referenceValue = (ref: RegExpExecArray): string | undefined => {
+    let value: string | undefined;
+    if (ref[3] !== undefined) value = NAMED[ref[3]];
+    else {
+      const code = ref[1] !== undefined ? Number(ref[1]) : Number.parseInt(ref[2]!, 16);
+      if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) value = '\ufffd';
+      else if (code >= 0x20 && code !== 0x7f) value = String.fromCodePoint(code);
+    }
+    if (value === undefined) return undefined;
+    // Decoded punctuation is text, never markdown (escaped; `\(` and `\[` would open TeX).
+    if (value === '[') return BRACKET;
+    if (value === '(') return OPEN_PAREN;
+    return ASCII_PUNCTUATION.test(value) ? `\\${value}` : value;
+  };
+
   // Inline stage. The parser drops a backslash before any character that is not a letter or digit, and
   // opens underscore emphasis anywhere; CommonMark escapes only ASCII punctuation (§2.4) and never reads
   // an intraword `_` as emphasis (§6.2). A trailing `\` or `_` run waits for the next character.
@@ -434,7 +477,7 @@ function createStream(root: ParentNode, options: MarkdownOptions): MarkdownStrea
     const code = s.charCodeAt(end - 1);
     return code >= 0xdc00 && code <= 0xdfff && end >= 2 ? s.slice(end - 2, end) : s.charAt(end - 1);
   };
-  const SPECIAL = /[\\_]/g;
+  const SPECIAL = /[\\_&]/g;
   const inlinePush = (text: string): void => {
     if (held.startsWith('_')) {
       let k = 0;
@@ -474,6 +517,26 @@ function createStream(root: ParentNode, options: MarkdownOptions): MarkdownStrea
         }
         continue;
       }
+      if (s[i] === '&') {
+        const ref = REFERENCE.exec(s.slice(i, i + 42));
+        if (!ref && s.length - i < 42 && PARTIAL_REFERENCE.test(s.slice(i))) {
+          held = s.slice(i);
+          break;
+        }
+        const value = ref ? referenceValue(ref) : undefined;
+        if (value === undefined) {
+          out += '&';
+          prev = '&';
+          i += 1;
+          continue;
+        }
+        emit(out);
+        out = '';
+        emit(inCode() || inDestination() ? ref![0] : value);
+        prev = lastChar(value.replace('\\', ''), value.replace('\\', '').length);
+        i += ref![0].length;
+        continue;
+      }
       let j = i + 1;
       while (s[j] === '_') j++;
       if (j === s.length) {
@@ -490,6 +553,7 @@ function createStream(root: ParentNode, options: MarkdownOptions): MarkdownStrea
   };
   const inlineEnd = (): void => {
     if (held === '\\') emit(BACKSLASH);
+    else if (held.startsWith('&')) emit(held);
     else if (held !== '') emit(underscores(held, '\n'));
     held = '';
   };

@@ -71,6 +71,7 @@ const PAYLOADS: Record<string, string> = {
   'javascript link in a 1) list item': `1) [x](javascript:${SET})\n2) <script>${SET}</script>`,
   'literal backslashes around a javascript link': `\\ [x](javascript:${SET}) \\\t\\é [y](java\\ script:${SET})\\`,
   'underscores inside a javascript link': `a__b [x](java_script:${SET}) [y](javascript:__${SET}__) c_(d)`,
+  'entity-encoded html and markdown in text': `&lt;img src=x onerror=${SET}&gt; &#60;script&#62;${SET}&#60;/script&#62; &#91;x&#93;&#40;javascript:${SET}&#41; [y](javascript&#x3A;${SET})`,
   'private-use stand-in characters': `[x](javascript:${SET}\ue000 \ue001\ue002 [y](https://ok.example/\ue000\ue002)`,
 };
 

@@ -256,16 +256,28 @@ describe('CommonMark details', () => {
     const paragraphs = [...el.children];
     expect(paragraphs.map((p) => p.tagName)).toEqual(['P', 'P']);
     // Markdown in the capture: `back` is inline code, each newline inside the paragraph is a <br>, CR is
-    // dropped and `[ ]` with no destination stays text. Character references (`&amp;`) are shown as written.
+    // dropped, `[ ]` with no destination stays text and the character reference `&amp;` is `&`.
     expect(paragraphs[0]!.textContent).toBe(
       'Hello 世界 🌍👩‍💻 café naïve — quotes: "double" \'single\' back; backslash \\ and C:\\tmp\\new; ' +
         'tab\there; newline' + 'second line' + 'CRLF line; LS[\u2028] PS[\u2029] BEL[\u0007] NUL-free; ' +
-        '</script><b>html</b> &amp; 日本語かな、한국어, עברית.',
+        '</script><b>html</b> & 日本語かな、한국어, עברית.',
     );
     expect(paragraphs[0]!.querySelectorAll('br')).toHaveLength(2);
     expect(paragraphs[0]!.querySelector('code')?.textContent).toBe('back');
     expect(paragraphs[1]!.textContent).toBe('末尾 end.');
     expect(el.querySelector('b, script')).toBeNull();
+  });
+
+  it('decodes character references in text as text, and keeps them as written in code', () => {
+    expect(
+      everyWay('a &amp; b &lt;b&gt; &copy; &#42;not em&#42; &#x1F600; &#0; &bogus; & x &amp no &#91;x&#93;&#40;y) &#35;')
+        .innerHTML,
+    ).toBe('<p>a &amp; b &lt;b&gt; © *not em* 😀 \ufffd &amp;bogus; &amp; x &amp;amp no [x](y) #</p>');
+    expect(everyWay('`&amp;` and\n\n```\n&lt;\n```\n\n    &gt;\n\n\\&amp;').innerHTML).toBe(
+      `<p><code>&amp;amp;</code> and</p>${CODE_BLOCK('&amp;lt;')}${CODE_BLOCK('&amp;gt;')}<p>&amp;amp;</p>`,
+    );
+    const link = everyWay('[a &amp; b](https://x.example/?a=1&amp;b=2)').querySelector('a')!;
+    expect([link.textContent, link.getAttribute('href')]).toEqual(['a & b', 'https://x.example/?a=1&b=2']);
   });
 
   it('reads underscores as emphasis only where CommonMark does, never inside words', () => {
@@ -321,7 +333,7 @@ const DOCUMENTS = [
   'see [1], [bad](javascript:alert(1)) and ![img](https://img.example/p.png) then [cut](http://x.example\nafter',
   '- [ ] todo\n- [x] done\n\n    indented\n\nend',
   'my_var_name and __init__ and _em_ and 変数_名前 and [a_b](https://x.example/a_(b)_c) end_',
-  'back\\slash \\ and \\\\ x \\* <b>__init__</b> a__b__c foo_(bar) _em_.\n\n1) a\n   ```\n   c\n   ```\n2) b\n\n## T ##\n',
+  'back\\slash \\ and \\\\ x \\* &amp; &#91;a&#93;&#40;b) <b>__init__</b> a__b__c foo_(bar) _em_.\n\n1) a\n   ```\n   c\n   ```\n2) b\n\n## T ##\n',
 ];
 
 describe('createMarkdownStream', () => {
@@ -421,7 +433,7 @@ describe('work per delta', () => {
     ['one long list', (i: number) => (i % 2 === 1 ? '- item ' : `${i % 10}\n`)],
     ['one long 1) list', (i: number) => (i % 2 === 1 ? `${i % 10}) item ` : `${i % 10}\n`)],
     ['one long heading', (i: number) => (i === 1 ? '## ' : `w${i % 10} # `)],
-    ['snake_case and backslashes', (i: number) => (i === 1 ? 'Start ' : `a_b${i % 10}\\ x__y `)],
+    ['snake_case, backslashes and references', (i: number) => (i === 1 ? 'Start ' : `a_b${i % 10}\\ x__y &amp; `)],
   ])('is no larger at the 10,000th delta than at the 100th (%s)', (_, deltas) => {
     expect(CYCLE).toHaveLength(200);
     const work = measure(deltas, 10_000);
