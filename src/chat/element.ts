@@ -3,6 +3,7 @@ import { property, query, state } from 'lit/decorators.js';
 import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { PagentError } from '../errors.js';
+import { encodeEventLine } from '../wire/codec.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
 import { createAnswerRenderer, createTextRenderer } from './answer.js';
 import { createChatEvent } from './events.js';
@@ -151,7 +152,7 @@ export class PagentChat extends LitElement {
   @property({ attribute: false }) allowImage: ((url: URL) => boolean) | undefined;
   /** Batches renders to one per animation frame; switch off for deterministic tests. */
   @property({ attribute: false }) frameBatching = true;
-  /** Shows the raw wire log drawer. */
+  /** Shows the wire log drawer: `src`'s raw lines as received; for every other source, each event as its NDJSON line. */
   @property({ type: Boolean, attribute: 'wire-log' }) wireLog = false;
 
   @property({ attribute: 'lang' }) private langAttribute: string | null = null;
@@ -162,7 +163,10 @@ export class PagentChat extends LitElement {
   @query('.timeline') private timelineEl!: HTMLElement | null;
 
   private readonly runs = new RunController(this, {
-    onEvent: (event) => this.push(event),
+    onEvent: (event) => {
+      if (!this.runLogsLines) this.logEvent(event);
+      this.apply(event);
+    },
     onSettled: (outcome) => this.handleSettled(outcome),
   });
   private readonly scroller = new ScrollController(this, { container: () => this.timelineEl });
@@ -184,10 +188,17 @@ export class PagentChat extends LitElement {
   /** Per agent: its last pending session switch. */
   private agentSwitches = new WeakMap<ChatAgent, Promise<void>>();
   private wireLineCount = 0;
+  /** True while the run in flight is `src`'s, whose client logs the raw lines itself. */
+  private runLogsLines = false;
   private inheritedLang: string | null = null;
 
-  /** Feeds one event to the timeline (and re-dispatches it as `pagent-event`). */
+  /** Feeds one event to the timeline (and re-dispatches it as `pagent-event`); the wire log shows it as a line. */
   push(event: WireEvent | UnknownEvent): void {
+    this.logEvent(event);
+    this.apply(event);
+  }
+
+  private apply(event: WireEvent | UnknownEvent): void {
     this.timeline = reduceTimeline(this.timeline, event);
     this.dispatchEvent(createChatEvent('pagent-event', { event }));
     if ('unknown' in event) return;
@@ -209,6 +220,7 @@ export class PagentChat extends LitElement {
    */
   consume(events: AsyncIterable<WireEvent | UnknownEvent>): Promise<void> {
     this.stopRunInFlight();
+    this.runLogsLines = false;
     return this.runs.start(() => events);
   }
 
@@ -223,6 +235,7 @@ export class PagentChat extends LitElement {
     this.timeline = addUserMessage(this.timeline, text);
     this.scroller.jumpToLatest();
     const source = this.sourceFor(text);
+    this.runLogsLines = !this.agent && !this.client && Boolean(this.src);
     if (source) void this.runs.start(source);
   }
 
@@ -513,13 +526,13 @@ export class PagentChat extends LitElement {
     const partial = currentAnswer(this.timeline);
     const empty = { content: partial, tool_calls: [], reasoning_content: '', usage: null };
     if (outcome.aborted) {
-      this.push({ method: 'RunEnd', params: { ...empty, stop_reason: 'cancelled' } });
+      this.apply({ method: 'RunEnd', params: { ...empty, stop_reason: 'cancelled' } });
       return;
     }
     const message = outcome.error instanceof Error ? outcome.error.message : 'The stream ended before the run did';
     const code = outcome.error instanceof PagentError ? outcome.error.code : outcome.error === undefined ? 'truncated' : 'network';
-    this.push({ method: 'RunError', params: { message, code } });
-    this.push({ method: 'RunEnd', params: { ...empty, stop_reason: 'error' } });
+    this.apply({ method: 'RunError', params: { message, code } });
+    this.apply({ method: 'RunEnd', params: { ...empty, stop_reason: 'error' } });
   }
 
   private decide(callId: string, approved: boolean): void {
@@ -535,8 +548,23 @@ export class PagentChat extends LitElement {
     for (const resolve of pending) resolve(false);
   }
 
+  /** Logs an event that came without a raw line (agent, client, push, consume) as its NDJSON line, encoded when shown. */
+  private logEvent(event: WireEvent | UnknownEvent): void {
+    let text: string | undefined;
+    this.addWireLine({
+      n: ++this.wireLineCount,
+      get text() {
+        return (text ??= encodeEventLine(event).slice(0, -1));
+      },
+    });
+  }
+
   private logLine(text: string): void {
-    this.wireLines.push({ n: ++this.wireLineCount, text });
+    this.addWireLine({ n: ++this.wireLineCount, text });
+  }
+
+  private addWireLine(line: WireLogLine): void {
+    this.wireLines.push(line);
     // trimmed in bulk, so keeping the newest lines costs O(1) per line
     if (this.wireLines.length > 2 * WIRE_LOG_LIMIT) this.wireLines = this.wireLines.slice(-WIRE_LOG_LIMIT);
     if (this.wireLog) this.requestUpdate();

@@ -308,3 +308,57 @@ describe('<pagent-chat> lifecycle', () => {
     await chaiExpect(el).to.be.accessible();
   });
 });
+
+describe('<pagent-chat> wire log for every source', () => {
+  const openLog = async (el: PagentChat): Promise<string[]> => {
+    $<HTMLDetailsElement>(el, '[part="wire-log"]')!.open = true;
+    await until(() => $(el, '[part="wire-log"] ol, [part="wire-log"] .wire-empty') !== null, 'the open drawer');
+    return $$(el, '[part~="wire-line"] code').map((c) => c.textContent ?? '');
+  };
+
+  it('logs each event an agent yields as its NDJSON line, without the newline', async () => {
+    const el = await chatFixture((c) => {
+      c.wireLog = true;
+      c.agent = { events: (input) => (async function* () { yield* textRun(input, ['Hi ', 'there']); })() };
+    });
+    el.send('Hello');
+    await until(() => answers(el)[0] === 'Hi there' && !el.streaming, 'the answer');
+    expect(await openLog(el)).toEqual([
+      '{"jsonrpc":"2.0","method":"RunBegin","params":{"user_input":"Hello"}}',
+      '{"jsonrpc":"2.0","method":"TurnBegin","params":{"turn":0}}',
+      '{"jsonrpc":"2.0","method":"TextDelta","params":{"text":"Hi "}}',
+      '{"jsonrpc":"2.0","method":"TextDelta","params":{"text":"there"}}',
+      '{"jsonrpc":"2.0","method":"StepEnd","params":{"content":"Hi there","tool_calls":[],"reasoning_content":"","usage":null}}',
+      '{"jsonrpc":"2.0","method":"TurnEnd","params":{"turn":0,"stopped":true}}',
+      '{"jsonrpc":"2.0","method":"RunEnd","params":{"content":"Hi there","tool_calls":[],"reasoning_content":"","usage":null,"stop_reason":"no_tool_calls"}}',
+    ]);
+    expect($(el, '[part="wire-log"] summary')!.textContent).toBe('Wire log (7)');
+  });
+
+  it('logs pushed, consumed and client events, including unknown ones, and not the element\'s own closing events', async () => {
+    const el = await chatFixture((c) => {
+      c.wireLog = true;
+      c.client = { stream: () => (async function* () { yield { method: 'RunBegin', params: { user_input: 'c' } } as WireEvent; })() };
+    });
+    el.push({ method: 'RunBegin', params: { user_input: 'pushed' } });
+    el.push({ method: 'RunEnd', params: { ...END, stop_reason: 'no_tool_calls' } });
+    await el.consume(
+      (async function* () {
+        yield { method: 'member_joined', params: { who: 'x' }, unknown: true as const };
+        yield { method: 'RunBegin', params: { user_input: 'consumed' } } as WireEvent;
+        yield { method: 'RunEnd', params: { ...END, stop_reason: 'no_tool_calls' } } as WireEvent;
+      })(),
+    );
+    el.send('via client');
+    // the client's stream ends with the run open: the element closes it with RunError + RunEnd, not logged
+    await until(() => $(el, '[part="error"]') !== null, 'the truncated run');
+    expect(await openLog(el)).toEqual([
+      '{"jsonrpc":"2.0","method":"RunBegin","params":{"user_input":"pushed"}}',
+      '{"jsonrpc":"2.0","method":"RunEnd","params":{"content":"","tool_calls":[],"reasoning_content":"","usage":null,"stop_reason":"no_tool_calls"}}',
+      '{"jsonrpc":"2.0","method":"member_joined","params":{"who":"x"}}',
+      '{"jsonrpc":"2.0","method":"RunBegin","params":{"user_input":"consumed"}}',
+      '{"jsonrpc":"2.0","method":"RunEnd","params":{"content":"","tool_calls":[],"reasoning_content":"","usage":null,"stop_reason":"no_tool_calls"}}',
+      '{"jsonrpc":"2.0","method":"RunBegin","params":{"user_input":"c"}}',
+    ]);
+  });
+});
