@@ -29,16 +29,18 @@
  *   says, `__init__`, `__proto__` and `<b>__init__</b>` (raw HTML shown as text) read as strong.
  * - `1)` opens an ordered list item like `1.` (not inside code).
  * - a heading's closing `#` sequence and trailing spaces are dropped (`## Title ##` reads "Title").
- * - a fenced code block inside a list item no longer ends the list at the next item's marker.
+ * - a fenced code block inside a list item no longer ends the list at the next item's marker, and a
+ *   blank line inside an item no longer ends the list when the next line is indented into the item.
  * - character references (§2.5) in text are decoded as text: numeric ones and the common named ones
  *   (`&amp;`, `&lt;`, `&nbsp;`, `&copy;`, `&rarr;`…; other names stay as written); `&#42;` is a `*`, never
  *   emphasis. In code, in raw URLs and in link destinations (which safeUrl decodes) they stay as written.
  * Known limits (the parser's, kept): an opener with no closer yet renders as emphasis while it streams
  * and stays so (`__a__b end` is strong); references to control characters stay as written, and a
- * decoded digit at a line start can start a list (`&#49;. x`); raw HTML is always text; a fence or paragraph in a list item after a blank line, or a fence in a
- * nested item, leaves the list (the list goes on as a new list after it); lines after a list item or a
- * blockquote join it (lazy continuation, also for a heading after a blockquote); `1.` and `1)` items
- * continue one list; reference-style links (`[a][1]`) are not resolved.
+ * decoded digit at a line start can start a list (`&#49;. x`); raw HTML is always text; a second
+ * paragraph of a list item shows as a line break in it; a fence in a nested item leaves the list (which
+ * goes on as a new list after it); lines after a list item or a blockquote join it (lazy continuation,
+ * also for a heading after a blockquote); `1.` and `1)` items continue one list; reference-style links
+ * (`[a][1]`) are not resolved.
  */
 import {
   BLOCKQUOTE, CHECKBOX, CHECKED, CODE_BLOCK, CODE_FENCE, CODE_INLINE, DOCUMENT, EQUATION_BLOCK,
@@ -127,6 +129,7 @@ const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 const LINE_HEAD = /^[ \t]*(?:>[ \t]*)*(?:\d{1,9}[.)]?|#{1,6}|[-*+])?$/;
 /** Longer line starts (deep `>` nesting, long indentation) are passed on undecided. */
 const MAX_HEAD = 64;
+const BLANK_LINE = /^[ \t]*\n$/;
 const LIST_MARK = /^[ \t]*(?:\d{1,9}[.)]|[-*+])[ \t]$/;
 const ORDERED_PAREN = /^([ \t]*(?:>[ \t]*)*\d{1,9})\)([ \t])$/;
 const HEADING_MARK = /^[ \t]*(?:>[ \t]*)*#{1,6}[ \t]$/;
@@ -565,8 +568,26 @@ function createStream(root: ParentNode, options: MarkdownOptions): MarkdownStrea
   let heading = false;
   let headingEmpty = false;
   let tail: [string, string, string] = ['', '', ''];
+  // Blank lines inside a list item wait for the next line: the parser ends the item at a blank line,
+  // so when the next line is indented into the item (a fence, a paragraph) or is the next item's marker
+  // right after a fence, they are dropped and the item goes on.
+  let blanks = 0;
+  const indentOf = (s: string): number => /^[ \t]*/.exec(s)![0].replaceAll('\t', '    ').length;
+  const continuesItem = (s: string): boolean => {
+    let content = Infinity;
+    for (let i = p.len; i >= 1; i--) {
+      if (p.tokens[i] === LIST_ITEM) {
+        content = p.spaces[i]!;
+        break;
+      }
+    }
+    return (
+      (indentOf(s) >= content && !/^[ \t]*\n$/.test(s)) ||
+      (p.token === NEWLINE && p.tokens[p.len] === LIST_ITEM && LIST_MARK.test(s))
+    );
+  };
   const decideHead = (s: string): string => {
-    const indent = /^[ \t]*/.exec(s)![0].replaceAll('\t', '    ').length;
+    const indent = indentOf(s);
     const allowed = !opened(CODE_FENCE) && (indent < 4 || (opened(LIST_ITEM) && !opened(CODE_BLOCK)));
     if (!allowed) return s;
     if (p.token === NEWLINE && p.tokens[p.len] === LIST_ITEM && LIST_MARK.test(s)) {
@@ -595,6 +616,16 @@ function createStream(root: ParentNode, options: MarkdownOptions): MarkdownStrea
         }
         head = null;
         inlinePush(out);
+        out = '';
+        if (c === '\n' && BLANK_LINE.test(s) && (blanks > 0 || (opened(LIST_ITEM) && !opened(CODE_FENCE)))) {
+          blanks += 1;
+          head = '';
+          continue;
+        }
+        if (blanks > 0) {
+          if (!continuesItem(s)) inlinePush('\n'.repeat(blanks));
+          blanks = 0;
+        }
         out = decideHead(s);
         if (c === '\n') {
           heading = false;
@@ -650,6 +681,7 @@ function createStream(root: ParentNode, options: MarkdownOptions): MarkdownStrea
     end() {
       if (ended) return;
       ended = true;
+      if (blanks > 0) inlinePush('\n'.repeat(blanks));
       if (head !== null && head !== '') inlinePush(head);
       inlineEnd();
       closeOpenDestination();

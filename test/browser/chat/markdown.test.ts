@@ -312,6 +312,19 @@ describe('CommonMark details', () => {
     );
   });
 
+  it('keeps content indented into a list item after a blank line in that item', () => {
+    expect(everyWay('1. One\n\n   ```sh\n   npm i\n   ```\n\n2. Two\n\n\n   ```\n   go\n   ```\n3. Three\n\nafter').innerHTML).toBe(
+      `<ol><li>One${CODE_BLOCK('npm i', 'sh')}</li><li>Two${CODE_BLOCK('go')}</li><li>Three</li></ol><p>after</p>`,
+    );
+    // A second paragraph of an item shows as a line break inside it.
+    expect(everyWay('- a\n- b\n\n  more of b\n- c\n\nend').innerHTML).toBe(
+      '<ul><li>a</li><li>b<br>more of b</li><li>c</li></ul><p>end</p>',
+    );
+    expect(everyWay('- a\n\n- b\n\n1. c\n\n---\n\nd').innerHTML).toBe(
+      '<ul><li>a</li><li>b</li></ul><ol><li>c</li></ol><hr><p>d</p>',
+    );
+  });
+
   it('strips the closing # sequence of a heading', () => {
     expect(
       everyWay('## Title ##\n# T #\n### a # b ###\n## x\\##\n## ##\n## a ## #\n# C# and F#\n## spaces  \n#### end ####   ')
@@ -334,6 +347,7 @@ const DOCUMENTS = [
   '- [ ] todo\n- [x] done\n\n    indented\n\nend',
   'my_var_name and __init__ and _em_ and 変数_名前 and [a_b](https://x.example/a_(b)_c) end_',
   'back\\slash \\ and \\\\ x \\* &amp; &#91;a&#93;&#40;b) <b>__init__</b> a__b__c foo_(bar) _em_.\n\n1) a\n   ```\n   c\n   ```\n2) b\n\n## T ##\n',
+  '1. One\n\n   ```sh\n   npm i\n   ```\n\n2. Two\n\n   more\n\n- x\n\n  ```\n  y\n  ```\n\nend',
 ];
 
 describe('createMarkdownStream', () => {
@@ -431,6 +445,7 @@ describe('work per delta', () => {
     ['one long paragraph', (i: number) => (i === 1 ? 'Start ' : `word${i % 10} `)],
     ['one long code block', (i: number) => (i === 1 ? '```\n' : `line ${i % 10}\n`)],
     ['one long list', (i: number) => (i % 2 === 1 ? '- item ' : `${i % 10}\n`)],
+    ['one long loose list with fences', (i: number) => (i % 2 === 1 ? `- item ${i % 10}\n\n` : '  ```\n  x\n  ```\n\n')],
     ['one long 1) list', (i: number) => (i % 2 === 1 ? `${i % 10}) item ` : `${i % 10}\n`)],
     ['one long heading', (i: number) => (i === 1 ? '## ' : `w${i % 10} # `)],
     ['snake_case, backslashes and references', (i: number) => (i === 1 ? 'Start ' : `a_b${i % 10}\\ x__y &amp; `)],
