@@ -82,7 +82,8 @@ const WIRE_LOG_LIMIT = 2000;
  * <pagent-chat src="/api/chat" lang="ja"></pagent-chat>
  *
  * @tag pagent-chat
- * @slot suggestions - Suggestion chips; clicking one sends its `data-text` (or its text).
+ * @slot suggestions - Suggestion chips; clicking one sends its `data-text` (or its text). Slotted elements get a
+ *   chip look (rounded, themed colours, focus ring) that the page's own styles override.
  * @event pagent-send - `{text}`; cancelable: cancel to handle the message yourself.
  * @event pagent-event - `{event}` for every event the timeline receives.
  * @event pagent-run-end - `{params}` of every `RunEnd` (also cancelled or failed runs).

@@ -307,8 +307,26 @@ export const chatStyles = css`
     gap: 6px;
     padding: 0 var(--_gap);
   }
+  /* A chip look for slotted suggestions; the page's own styles for them win over these. */
   ::slotted([slot='suggestions']) {
     cursor: pointer;
+    font: inherit;
+    font-size: 0.85em;
+    line-height: 1.4;
+    padding: 3px 12px;
+    margin: 6px 0;
+    border-radius: 999px;
+    border: 1px solid var(--_border);
+    background: var(--_surface);
+    color: var(--_fg);
+  }
+  ::slotted([slot='suggestions']:hover) {
+    border-color: var(--_accent);
+    color: var(--_accent);
+  }
+  ::slotted([slot='suggestions']:focus-visible) {
+    outline: 2px solid var(--_focus);
+    outline-offset: 2px;
   }
   .composer {
     display: flex;

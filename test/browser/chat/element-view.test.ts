@@ -84,6 +84,39 @@ describe('<pagent-chat> themes', () => {
     style.remove();
   });
 
+  it('gives slotted suggestions a themed chip look that page styles override', async () => {
+    const el = await chatFixture((c) => {
+      c.theme = 'light';
+      c.style.width = '720px';
+      c.style.height = '300px';
+      for (const [text, label] of [['What is the weather in Tokyo?', 'Weather in Tokyo'], ['Please think first.', 'Show reasoning']] as const) {
+        const chip = document.createElement('button');
+        chip.slot = 'suggestions';
+        chip.dataset['text'] = text;
+        chip.textContent = label;
+        c.append(chip);
+      }
+    });
+    const [chip, other] = [...el.querySelectorAll<HTMLButtonElement>('[slot="suggestions"]')];
+    const style = getComputedStyle(chip!);
+    expect(style.borderTopLeftRadius).toBe('999px');
+    expect(style.backgroundColor).toBe('rgb(244, 246, 248)');
+    expect(style.borderTopColor).toBe('rgb(212, 217, 223)');
+    expect(style.cursor).toBe('pointer');
+    await screenshot(el, 'suggestions');
+    el.theme = 'dark';
+    await el.updateComplete;
+    expect(getComputedStyle(chip!).backgroundColor).toBe('rgb(31, 36, 42)');
+    const page = document.createElement('style');
+    page.textContent = `.custom-chip { border-radius: 2px; background: rgb(9, 9, 9); }`;
+    document.head.append(page);
+    other!.classList.add('custom-chip');
+    expect(getComputedStyle(other!).borderTopLeftRadius).toBe('2px');
+    expect(getComputedStyle(other!).backgroundColor).toBe('rgb(9, 9, 9)');
+    page.remove();
+    await chaiExpect(el).to.be.accessible();
+  });
+
   it('keeps visible focus on controls', async () => {
     const el = await chatFixture();
     const input = $<HTMLTextAreaElement>(el, '[part="input"]')!;
