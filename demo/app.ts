@@ -3,6 +3,7 @@
 //              against the local scripted model and streams NDJSON — the default, no key, no network.
 //   - "local": an in-browser Agent against the same local scripted model, sessions in IndexedDB.
 //   - "own":   an in-browser Agent against any OpenAI-compatible endpoint with the user's own key.
+// Each agent source keeps one Agent; the element's conversation list switches its session (useSession).
 import '../src/chat/pagent-chat.js';
 import { Agent, LLM, createKeyStore, createSessionStore } from '../src/index.js';
 import { demoTools, DEMO_SYSTEM_PROMPT } from './tools.js';
@@ -21,26 +22,41 @@ const store = createSessionStore({ name: 'pagent-demo' });
 const keys = createKeyStore({ name: 'pagent-demo-keys' });
 
 function newSessionId(): string {
-  return `demo-${Date.now().toString(36)}`;
+  return `demo-${crypto.randomUUID?.() ?? Date.now().toString(36)}`;
+}
+
+/** One Agent per agent source, kept while the page lives. */
+const agents: { local?: Agent; own?: Agent } = {};
+
+function makeAgent(llm: LLM, sessionId = newSessionId()): Agent {
+  return new Agent({ llm, session: new Session(DEMO_SYSTEM_PROMPT), tools: demoTools, store, sessionId });
+}
+
+/** Clears what the previous source showed (without touching that source's agent session). */
+function detach(): void {
+  chat.agent = undefined;
+  chat.src = undefined;
+  chat.reset();
 }
 
 function useWire(): void {
-  chat.agent = undefined;
+  detach();
   chat.store = undefined;
   chat.src = '/demo/api/chat';
   status.value = 'Wire server: /demo/api/chat (an Agent in Node, local scripted model)';
 }
 
-function useAgent(llm: LLM, label: string): void {
-  chat.src = undefined;
+function useAgent(agent: Agent, label: string): void {
+  if (chat.agent !== agent) detach();
   chat.store = store;
-  chat.agent = new Agent({ llm, session: new Session(DEMO_SYSTEM_PROMPT), tools: demoTools, store, sessionId: newSessionId() });
+  // the element shows the agent's stored conversation and its list switches the agent's session
+  chat.agent = agent;
   status.value = label;
 }
 
 function useLocalAgent(): void {
-  const llm = new LLM('scripted', { baseURL: new URL('/demo/v1', location.href).href });
-  useAgent(llm, 'In-browser Agent → local scripted model (/demo/v1), sessions in IndexedDB');
+  agents.local ??= makeAgent(new LLM('scripted', { baseURL: new URL('/demo/v1', location.href).href }));
+  useAgent(agents.local, 'In-browser Agent → local scripted model (/demo/v1), sessions in IndexedDB');
 }
 
 async function useOwnEndpoint(): Promise<void> {
@@ -56,14 +72,20 @@ async function useOwnEndpoint(): Promise<void> {
   if (!apiKey) apiKey = (await keys.recall(baseURL)) ?? '';
   // The key lives in this LLM object only (and in the key store if the user ticked "remember").
   endpointForm.querySelector<HTMLInputElement>('[name=apiKey]')!.value = '';
-  useAgent(new LLM(model, { baseURL, apiKey: apiKey || undefined }), `In-browser Agent → ${baseURL} (${model})`);
+  // a new endpoint or key needs a new LLM; the agent built on it continues the same conversation
+  agents.own = makeAgent(new LLM(model, { baseURL, apiKey: apiKey || undefined }), agents.own?.sessionId);
+  useAgent(agents.own, `In-browser Agent → ${baseURL} (${model})`);
 }
 
 function applySource(source: Source): void {
   endpointForm.hidden = source !== 'own';
   if (source === 'wire') useWire();
   else if (source === 'local') useLocalAgent();
-  else status.value = 'Fill in your endpoint, then "Use this endpoint". The key is sent only to that base URL.';
+  else if (agents.own) useAgent(agents.own, 'In-browser Agent → your endpoint');
+  else {
+    detach();
+    status.value = 'Fill in your endpoint, then "Use this endpoint". The key is sent only to that base URL.';
+  }
 }
 
 sourceSelect.addEventListener('change', () => applySource(sourceSelect.value as Source));

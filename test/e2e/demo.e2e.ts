@@ -99,4 +99,52 @@ describe('the demo on its built-in default', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('continues a reopened conversation with the local agent, and New conversation starts another', async () => {
+    const { page, errors } = await openDemo('?source=local');
+    const rows = page.locator('pagent-chat [part="session"]');
+    const current = page.locator('pagent-chat [part="session"][aria-current="true"] [part="session-open"]');
+    const lastAnswer = page.locator('pagent-chat [part~="answer-text"]').last();
+    await send(page, "What's the weather in Tokyo?");
+    await expect.poll(() => lastAnswer.textContent()).toContain('21° celsius in Tokyo right now.');
+    await expect.poll(() => current.textContent()).toBe("What's the weather in Tokyo?");
+
+    await page.locator('pagent-chat [part="new-button"]').click();
+    await send(page, 'Please think before you answer.');
+    await expect.poll(() => lastAnswer.textContent()).toContain('is still the answer.');
+    await expect.poll(() => rows.count()).toBe(2);
+    await expect.poll(() => current.textContent()).toBe('Please think before you answer.');
+
+    await page.locator('pagent-chat [part="session-open"]', { hasText: 'Tokyo' }).click();
+    await expect.poll(() => page.locator('pagent-chat [part~="user"]').first().textContent()).toContain('Tokyo');
+    await send(page, 'And the weather in Paris?');
+    await expect.poll(() => lastAnswer.textContent()).toContain('18° celsius in Paris right now.');
+    await expect.poll(() => current.textContent()).toBe("What's the weather in Tokyo?");
+    expect(await rows.count()).toBe(2);
+    // the store appended to the reopened conversation: messages per session id
+    const counts = await page.evaluate(
+      () =>
+        new Promise<Record<string, number>>((resolve, reject) => {
+          const open = indexedDB.open('pagent-demo');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const db = open.result;
+            const req = db.transaction(db.objectStoreNames[0]!).objectStore(db.objectStoreNames[0]!).getAllKeys();
+            req.onsuccess = () => {
+              const out: Record<string, number> = {};
+              for (const key of req.result) {
+                if (Array.isArray(key) && key[0] === 'message') out[String(key[1])] = (out[String(key[1])] ?? 0) + 1;
+              }
+              resolve(out);
+            };
+            req.onerror = () => reject(req.error);
+          };
+        }),
+    );
+    // Tokyo: user, tool call, tool result, answer, then the same four for Paris; the other: user, answer
+    expect(Object.values(counts).sort()).toEqual([2, 8]);
+    await page.screenshot({ path: 'test-results/demo-local-continue.png', fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
