@@ -72,6 +72,7 @@ const PAYLOADS: Record<string, string> = {
   'literal backslashes around a javascript link': `\\ [x](javascript:${SET}) \\\t\\é [y](java\\ script:${SET})\\`,
   'underscores inside a javascript link': `a__b [x](java_script:${SET}) [y](javascript:__${SET}__) c_(d)`,
   'entity-encoded html and markdown in text': `&lt;img src=x onerror=${SET}&gt; &#60;script&#62;${SET}&#60;/script&#62; &#91;x&#93;&#40;javascript:${SET}&#41; [y](javascript&#x3A;${SET})`,
+  'nesting far past the depth cap': '>'.repeat(3000) + ' deep\n\n' + Array.from({ length: 50 }, (_, i) => `${'   '.repeat(i)}${i + 2}. x`).join('\n'),
   'private-use stand-in characters': `[x](javascript:${SET}\ue000 \ue001\ue002 [y](https://ok.example/\ue000\ue002)`,
 };
 

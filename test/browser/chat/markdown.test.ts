@@ -325,6 +325,17 @@ describe('CommonMark details', () => {
     );
   });
 
+  it('nests quotes and lists no deeper than 32 elements and still shows their text', () => {
+    const depth = (el: Element): number => Math.max(0, ...[...el.children].map((c) => 1 + depth(c)));
+    const quotes = everyWay('>'.repeat(5000) + ' deep');
+    expect(depth(quotes)).toBeLessThanOrEqual(33);
+    expect(quotes.textContent).toBe('deep');
+    const lists = everyWay(Array.from({ length: 40 }, (_, i) => `${'   '.repeat(i)}${i + 2}. item${i}`).join('\n'));
+    expect(depth(lists)).toBeLessThanOrEqual(33);
+    expect(lists.textContent).toBe(Array.from({ length: 40 }, (_, i) => `item${i}`).join(''));
+    expect([...lists.querySelectorAll('[start]')].every((el) => el.tagName === 'OL')).toBe(true);
+  });
+
   it('strips the closing # sequence of a heading', () => {
     expect(
       everyWay('## Title ##\n# T #\n### a # b ###\n## x\\##\n## ##\n## a ## #\n# C# and F#\n## spaces  \n#### end ####   ')
