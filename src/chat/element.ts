@@ -5,6 +5,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import { PagentError } from '../errors.js';
 import { encodeEventLine } from '../wire/codec.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
+import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptions } from './agent-runs.js';
 import { createAnswerRenderer, createTextRenderer } from './answer.js';
 import { createChatEvent } from './events.js';
 import { resolveLocale, stringsFor, type PagentChatStrings } from './i18n.js';
@@ -33,33 +34,7 @@ export interface ChatClient {
   readonly sessionId?: string | undefined;
 }
 
-/** A tool call the user is asked to approve (the Agent's `approve(call)` argument). */
-export interface ApprovalRequest {
-  tool_call_id: string;
-  name: string;
-  arguments: string;
-}
-
-/** Options the element passes to {@link ChatAgent.events} for each run it starts. */
-export interface ChatAgentRunOptions {
-  /** Aborted when the user stops the run, starts another, or the element leaves the DOM. */
-  signal?: AbortSignal;
-  /** Shows approve / deny buttons on the call's tool card and resolves with the user's choice. */
-  approve?: (call: ApprovalRequest) => Promise<boolean> | boolean;
-}
-
-/** Anything that runs an input to events: the in-browser `Agent` fits. */
-export interface ChatAgent {
-  events(input: string, options?: ChatAgentRunOptions): AsyncIterable<WireEvent | UnknownEvent>;
-  /** Optional: the store key of the conversation the next run continues (the Agent's `sessionId`). */
-  readonly sessionId?: string | undefined;
-  /**
-   * Optional: switches the conversation the next run continues (the Agent's `useSession`). The element
-   * calls it when a stored conversation is reopened and on "New conversation", never during a run.
-   */
-  useSession?(sessionId: string | undefined): void;
-}
-
+export type { ApprovalRequest, ChatAgent, ChatAgentRunOptions };
 export type { ChatStore };
 
 /** Builds the POST body for `src` from the user's text and the server's session id. */
@@ -184,10 +159,7 @@ export class PagentChat extends LitElement {
   });
   private srcClient: { url: string; client: ChatClient } | undefined;
   private approvals = new Map<string, (approved: boolean) => void>();
-  /** Per agent: settles once its last run has closed and its last session switch is done. */
-  private agentIdle = new WeakMap<ChatAgent, Promise<void>>();
-  /** Per agent: its last pending session switch. */
-  private agentSwitches = new WeakMap<ChatAgent, Promise<void>>();
+  private readonly agentRuns = new AgentRuns();
   private wireLineCount = 0;
   /** True while the run in flight is `src`'s, whose client logs the raw lines itself. */
   private runLogsLines = false;
@@ -382,7 +354,7 @@ export class PagentChat extends LitElement {
 
   private sourceFor(text: string): RunSource | undefined {
     const { agent, client, src } = this;
-    if (agent) return this.agentSource(agent, text);
+    if (agent) return this.agentRuns.source(agent, text, (call) => this.requestApproval(call));
     if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId), { signal });
     if (!src) return undefined;
     if (this.srcClient?.url !== src) {
@@ -398,106 +370,10 @@ export class PagentChat extends LitElement {
     return (signal) => srcClient.stream(this.requestBody(text, srcClient.sessionId), { signal });
   }
 
-  /**
-   * Runs `text` on the agent. It starts at once, unless a session switch is pending; an Agent still
-   * closing its previous run (saving the cut turn) answers `busy`, and the run then starts once that
-   * run has closed.
-   */
-  private agentSource(agent: ChatAgent, text: string): RunSource {
-    let closed!: () => void;
-    const before = this.whenAgentIdle(agent, new Promise<void>((resolve) => (closed = resolve)));
-    const switching = this.agentSwitches.has(agent);
-    const approve = (call: ApprovalRequest): Promise<boolean> => this.requestApproval(call);
-    type Iter = AsyncIterator<WireEvent | UnknownEvent>;
-    const done = (): IteratorResult<WireEvent | UnknownEvent> => ({ done: true, value: undefined });
-    // A hand-written iterator, not an async generator: return() must reach the agent's iterator at once,
-    // even while a next() is pending (an async generator would queue it behind that next()).
-    return (signal) => {
-      let finished = false;
-      let waiting = false;
-      let first = true;
-      const finish = (): void => {
-        if (finished) return;
-        finished = true;
-        closed();
-      };
-      const open = (): Iter => agent.events(text, { signal, approve })[Symbol.asyncIterator]();
-      let inner: Iter | undefined = switching ? undefined : open();
-      const openWhenIdle = async (): Promise<Iter | undefined> => {
-        waiting = true;
-        await before;
-        waiting = false;
-        if (signal.aborted || finished) {
-          finish();
-          return undefined;
-        }
-        return (inner = open());
-      };
-      const nextOf = async (it: Iter): Promise<IteratorResult<WireEvent | UnknownEvent>> => {
-        try {
-          return await it.next();
-        } catch (err) {
-          if (!first || (err as { code?: unknown } | null)?.code !== 'busy') throw err;
-          inner = undefined;
-          const again = await openWhenIdle();
-          return again ? again.next() : done();
-        }
-      };
-      return {
-        [Symbol.asyncIterator]: () => ({
-          async next() {
-            const it = inner ?? (await openWhenIdle());
-            if (!it) return done();
-            try {
-              const result = await nextOf(it);
-              first = false;
-              if (result.done) finish();
-              return result;
-            } catch (err) {
-              finish();
-              throw err;
-            }
-          },
-          async return() {
-            const it = inner;
-            if (!it) {
-              if (!waiting) finish();
-              return done();
-            }
-            try {
-              await it.return?.();
-            } finally {
-              finish();
-            }
-            return done();
-          },
-        }),
-      };
-    };
-  }
-
-  /** Chains `next` after the agent's pending work; returns what was pending before it. */
-  private whenAgentIdle(agent: ChatAgent, next: Promise<void>): Promise<void> {
-    const before = this.agentIdle.get(agent) ?? Promise.resolve();
-    this.agentIdle.set(agent, before.then(() => next));
-    return before;
-  }
-
   /** Points the agent at another conversation once its run in flight (if any) has closed. */
   private switchAgentSession(id: string): void {
     const agent = this.agent;
-    if (!agent?.useSession) return;
-    let done!: () => void;
-    const switched = new Promise<void>((resolve) => (done = resolve));
-    const before = this.whenAgentIdle(agent, switched);
-    this.agentSwitches.set(agent, switched);
-    void before
-      .then(() => agent.useSession!(id))
-      .catch((err: unknown) => this.reportError(err))
-      .finally(() => {
-        if (this.agentSwitches.get(agent) === switched) this.agentSwitches.delete(agent);
-        done();
-      });
+    if (agent) this.agentRuns.switchSession(agent, id, (err) => this.reportError(err));
   }
 
   /** With a store, shows the stored conversation the agent continues (when nothing else is shown yet). */

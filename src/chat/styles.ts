@@ -417,8 +417,12 @@ export const chatStyles = css`
     display: flex;
     flex-wrap: wrap;
     gap: 4px;
-    padding: 4px 0;
+    padding: 4px;
+    border-radius: 6px;
     border-bottom: 1px solid var(--_border);
+  }
+  .session[aria-current='true'] {
+    background: var(--_user-bg);
   }
   .session[aria-current='true'] .session-title {
     font-weight: 600;

@@ -1,0 +1,144 @@
+/**
+ * How `<pagent-chat>` drives an in-browser agent: the `ChatAgent` contract, and the ordering of its runs
+ * and session switches (an `Agent` runs one run at a time and switches sessions only between runs).
+ */
+import type { UnknownEvent, WireEvent } from '../wire/events.js';
+import type { RunSource } from './run-controller.js';
+
+/** A tool call the user is asked to approve (the Agent's `approve(call)` argument). */
+export interface ApprovalRequest {
+  tool_call_id: string;
+  name: string;
+  arguments: string;
+}
+
+/** Options the element passes to {@link ChatAgent.events} for each run it starts. */
+export interface ChatAgentRunOptions {
+  /** Aborted when the user stops the run, starts another, or the element leaves the DOM. */
+  signal?: AbortSignal;
+  /** Shows approve / deny buttons on the call's tool card and resolves with the user's choice. */
+  approve?: (call: ApprovalRequest) => Promise<boolean> | boolean;
+}
+
+/** Anything that runs an input to events: the in-browser `Agent` fits. */
+export interface ChatAgent {
+  events(input: string, options?: ChatAgentRunOptions): AsyncIterable<WireEvent | UnknownEvent>;
+  /** Optional: the store key of the conversation the next run continues (the Agent's `sessionId`). */
+  readonly sessionId?: string | undefined;
+  /**
+   * Optional: switches the conversation the next run continues (the Agent's `useSession`). The element
+   * calls it when a stored conversation is reopened and on "New conversation", never during a run.
+   */
+  useSession?(sessionId: string | undefined): void;
+}
+
+/** Orders the runs and session switches an element starts on each agent it drives. */
+export class AgentRuns {
+  /** Per agent: settles once its last run has closed and its last session switch is done. */
+  private readonly idle = new WeakMap<ChatAgent, Promise<void>>();
+  /** Per agent: its last pending session switch. */
+  private readonly switches = new WeakMap<ChatAgent, Promise<void>>();
+
+  /**
+   * Runs `text` on the agent. It starts at once, unless a session switch is pending; an Agent still
+   * closing its previous run (saving the cut turn) answers `busy`, and the run then starts once that
+   * run has closed.
+   */
+  source(agent: ChatAgent, text: string, approve: (call: ApprovalRequest) => Promise<boolean>): RunSource {
+    let closed!: () => void;
+    const before = this.whenIdle(agent, new Promise<void>((resolve) => (closed = resolve)));
+    const switching = this.switches.has(agent);
+    type Iter = AsyncIterator<WireEvent | UnknownEvent>;
+    const done = (): IteratorResult<WireEvent | UnknownEvent> => ({ done: true, value: undefined });
+    // A hand-written iterator, not an async generator: return() must reach the agent's iterator at once,
+    // even while a next() is pending (an async generator would queue it behind that next()).
+    return (signal) => {
+      let finished = false;
+      let waiting = false;
+      let first = true;
+      const finish = (): void => {
+        if (finished) return;
+        finished = true;
+        closed();
+      };
+      const open = (): Iter => agent.events(text, { signal, approve })[Symbol.asyncIterator]();
+      let inner: Iter | undefined = switching ? undefined : open();
+      const openWhenIdle = async (): Promise<Iter | undefined> => {
+        waiting = true;
+        await before;
+        waiting = false;
+        if (signal.aborted || finished) {
+          finish();
+          return undefined;
+        }
+        return (inner = open());
+      };
+      const nextOf = async (it: Iter): Promise<IteratorResult<WireEvent | UnknownEvent>> => {
+        try {
+          return await it.next();
+        } catch (err) {
+          if (!first || (err as { code?: unknown } | null)?.code !== 'busy') throw err;
+          inner = undefined;
+          const again = await openWhenIdle();
+          return again ? again.next() : done();
+        }
+      };
+      return {
+        [Symbol.asyncIterator]: () => ({
+          async next() {
+            const it = inner ?? (await openWhenIdle());
+            if (!it) return done();
+            try {
+              const result = await nextOf(it);
+              first = false;
+              if (result.done) finish();
+              return result;
+            } catch (err) {
+              finish();
+              throw err;
+            }
+          },
+          async return() {
+            const it = inner;
+            if (!it) {
+              if (!waiting) finish();
+              return done();
+            }
+            try {
+              await it.return?.();
+            } finally {
+              finish();
+            }
+            return done();
+          },
+        }),
+      };
+    };
+  }
+
+  /** Chains `next` after the agent's pending work; returns what was pending before it. */
+  private whenIdle(agent: ChatAgent, next: Promise<void>): Promise<void> {
+    const before = this.idle.get(agent) ?? Promise.resolve();
+    this.idle.set(agent, before.then(() => next));
+    return before;
+  }
+
+  /**
+   * Points the agent at another conversation (`useSession`) once its run in flight, if any, has closed;
+   * runs started meanwhile wait for the switch. Failures go to `onError`.
+   */
+  switchSession(agent: ChatAgent, id: string, onError: (err: unknown) => void): void {
+    if (!agent.useSession) return;
+    let done!: () => void;
+    const switched = new Promise<void>((resolve) => (done = resolve));
+    const before = this.whenIdle(agent, switched);
+    this.switches.set(agent, switched);
+    void before
+      .then(() => agent.useSession!(id))
+      .catch(onError)
+      .finally(() => {
+        if (this.switches.get(agent) === switched) this.switches.delete(agent);
+        done();
+      });
+  }
+}
