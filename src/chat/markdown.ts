@@ -134,7 +134,7 @@ const MAX_HEAD = 64;
 const BLANK_LINE = /^[ \t]*\n$/;
 const LIST_MARK = /^[ \t]*(?:\d{1,9}[.)]|[-*+])[ \t]$/;
 const ORDERED_PAREN = /^([ \t]*(?:>[ \t]*)*\d{1,9})\)([ \t])$/;
-const HEADING_MARK = /^[ \t]*(?:>[ \t]*)*#{1,6}[ \t]$/;
+const HEADING_MARK = /^[ \t]*(?:>[ \t]*)*#{1,6} $/;
 
 const MAX_DEPTH = 32;
 const CONTAINERS = new Set<number>([BLOCKQUOTE, LIST_ORDERED, LIST_UNORDERED, LIST_ITEM]);
@@ -441,7 +441,8 @@ function createStream(root: ParentNode, options: MarkdownOptions): MarkdownStrea
     writeLine(text.slice(start));
   };
   const opened = (token: number): boolean => {
-    for (let i = 1; i <= p.len; i++) if (p.tokens[i] === token) return true;
+    // The parser keeps at most p.tokens.length tokens; p.len counts on past that in deep nesting.
+    for (let i = 1, n = Math.min(p.len, p.tokens.length - 1); i <= n; i++) if (p.tokens[i] === token) return true;
     return false;
   };
 
@@ -582,7 +583,7 @@ function createStream(root: ParentNode, options: MarkdownOptions): MarkdownStrea
   const indentOf = (s: string): number => /^[ \t]*/.exec(s)![0].replaceAll('\t', '    ').length;
   const continuesItem = (s: string): boolean => {
     let content = Infinity;
-    for (let i = p.len; i >= 1; i--) {
+    for (let i = Math.min(p.len, p.tokens.length - 1); i >= 1; i--) {
       if (p.tokens[i] === LIST_ITEM) {
         content = p.spaces[i]!;
         break;
