@@ -42,7 +42,8 @@
  * paragraph of a list item shows as a line break in it; a fence in a nested item leaves the list (which
  * goes on as a new list after it); lines after a list item or a blockquote join it (lazy continuation,
  * also for a heading after a blockquote); `1.` and `1)` items continue one list; reference-style links
- * (`[a][1]`) are not resolved.
+ * (`[a][1]`) are not resolved; the private-use characters U+E000–U+E004 (the stand-ins) read as `)`,
+ * `_`, `\`, `[` and `(`.
  */
 import {
   BLOCKQUOTE, CHECKBOX, CHECKED, CODE_BLOCK, CODE_FENCE, CODE_INLINE, DOCUMENT, EQUATION_BLOCK,
@@ -84,8 +85,10 @@ export interface MarkdownStats {
 export interface MarkdownStream {
   /**
    * Parses and renders `text`, the next piece of the answer. Costs only the new characters plus a
-   * bounded look-back within the current line; earlier output is never re-parsed or rebuilt.
-   * Ignored after {@link MarkdownStream.end}.
+   * bounded look-back within the current line; earlier output is never re-parsed or rebuilt. Text that
+   * the next characters decide waits for them: a line start (at most 64 characters), a trailing `\`,
+   * `_` run or `&…` reference (at most 41 characters), a heading's trailing `#`s and blank lines inside
+   * a list item. Ignored after {@link MarkdownStream.end}.
    */
   append(text: string): void;
   /** Flushes what the parser still holds (an open line, link or code block). Idempotent. */
