@@ -4,7 +4,7 @@
  * Parser: streaming-markdown 0.2.15 (thetarnav), chosen by size, speed and safety:
  * - size (esbuild, minified + gzip -9, the imports used here): streaming-markdown 2.9 kB; marked 15.7 kB;
  *   marked + DOMPurify 27.8 kB; micromark 16.4 kB (before its GFM table extension). This module with
- *   safe-url and the parser: 19.3 kB min, 7.0 kB min+gzip (`npm run bench -- markdown`).
+ *   safe-url and the parser: 19.4 kB min, 7.0 kB min+gzip (`npm run bench -- markdown`).
  * - speed (Node 20, ~100 kB of mixed markdown, no DOM): streaming-markdown 4-5 MB/s whole or in 8-char
  *   deltas, marked 2.8 MB/s whole; but marked has no incremental mode, so a stream would re-parse the
  *   answer per delta: 7.4 s for 2,500 8-char deltas of a 20 kB answer against 5 ms here.
