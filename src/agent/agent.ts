@@ -2,7 +2,7 @@
  * The in-browser agent loop: pagent's `Agent` over any OpenAI-compatible streaming model, emitting the
  * wire events of design §1 in pagent's order.
  */
-import { PagentError } from '../errors.js';
+import { PagentError, StoreError } from '../errors.js';
 import { encodeEventLine } from '../wire/codec.js';
 import type { ParamsOf, StepSummary, StopReason, ToolCall, Usage, WireEvent } from '../wire/events.js';
 import type { AssistantMessage, ChatMessage, ToolMessage, ToolSchema } from './messages.js';
@@ -40,10 +40,15 @@ export interface AgentModel {
   stream(request: AgentModelRequest): AsyncIterable<AgentModelEvent>;
 }
 
-/** The part of a session store the agent uses (`createSessionStore()` fits). */
+/**
+ * The part of a session store the agent uses (`createSessionStore()` fits). `append` saves each turn;
+ * `save`, when present, rewrites the whole conversation after the stored copy vanished
+ * (`StoreError{reason: "deleted"}`), so nothing is lost.
+ */
 export interface AgentStore {
   load(id: string): Promise<{ readonly messages: readonly ChatMessage[] } | undefined>;
   append(id: string, messages: ChatMessage[]): Promise<unknown>;
+  save?(id: string, session: Pick<Session, 'toJSON'>, options?: { title?: string }): Promise<unknown>;
 }
 
 /** Options of {@link Agent}. */
@@ -75,10 +80,27 @@ export interface AgentOptions {
    * @defaultValue false
    */
   parallelTools?: boolean;
-  /** Saves the conversation: restored before the first run when the session is empty, appended at every turn end. */
+  /**
+   * Saves the conversation: restored before the first run when the session is empty, appended at every
+   * turn end. A failed save never fails the run; what happens next depends on the `StoreError` reason:
+   * - `deleted` / `not-found` (the stored copy vanished, e.g. the database was deleted): with a `save`
+   *   method the next save rewrites the whole session, then appends resume; without one, saving stops.
+   * - `unavailable`, `invalid`, `corrupt`: retrying cannot help, so saving stops for this `sessionId`
+   *   (the unsaved messages are dropped, not retried every turn) until {@link Agent.useSession}.
+   * - `quota`, `blocked` and errors that are not a `StoreError`: the messages stay queued and go with the
+   *   next save (the queue holds only messages the store does not have yet).
+   * Report failures with `onStoreError`.
+   */
   store?: AgentStore;
   /** The store key of this conversation (required with `store`; {@link Agent.useSession} switches it). */
   sessionId?: string;
+  /**
+   * Called once for every save to `store` that fails (the `StoreError` itself, or a `PagentError` with
+   * `code: "store"` wrapping another error), e.g. to tell the user their chat is no longer being saved.
+   * A `deleted` append is reported even when the rewrite with `save` that follows it succeeds.
+   * It cannot fail the run: what it throws is ignored. Without it, failed saves are silent.
+   */
+  onStoreError?: (error: PagentError) => void;
 }
 
 /** Options of one run. */
@@ -164,6 +186,10 @@ export class Agent {
   private running = false;
   private restored = false;
   private unsaved: ChatMessage[] = [];
+  /** The stored copy is gone: the next save rewrites the whole session. */
+  private saveWhole = false;
+  /** A failure retrying cannot heal: nothing more is saved for the current id. */
+  private saveStopped = false;
   private currentSession: Session;
   private currentSessionId: string | undefined;
 
@@ -199,7 +225,9 @@ export class Agent {
    * The in-memory history is cleared (the session keeps its system prompt and kind) or replaced by
    * `session`; with a `store`, the next run first restores the stored messages of `sessionId` (when the
    * session is empty) and appends its own to them. Pass a new id to start a fresh conversation.
-   * Messages the store failed to save for the previous id are retried once for that id, in the background.
+   * Messages the store failed to save for the previous id are retried once for that id, in the background
+   * (the whole conversation with `save` when the stored copy was deleted); a failure goes to `onStoreError`.
+   * Saving resumes for the new id even if it had stopped for the previous one.
    *
    * @example
    * agent.useSession(crypto.randomUUID()); // "New conversation"
@@ -215,7 +243,13 @@ export class Agent {
     const previousId = this.currentSessionId;
     const unsaved = this.unsaved;
     this.unsaved = [];
-    if (store && previousId && unsaved.length > 0) store.append(previousId, unsaved).catch(() => undefined);
+    if (store && previousId && !this.saveStopped && (unsaved.length > 0 || this.saveWhole)) {
+      const whole = this.saveWhole && store.save ? this.currentSession.toJSON() : undefined;
+      const write = whole && store.save ? store.save(previousId, { toJSON: () => whole }) : store.append(previousId, unsaved);
+      write.catch((err: unknown) => this.reportStoreError(err, previousId));
+    }
+    this.saveWhole = false;
+    this.saveStopped = false;
     if (session) this.currentSession = session;
     else this.currentSession.clear();
     this.currentSessionId = sessionId;
@@ -506,22 +540,71 @@ export class Agent {
   }
 
   /**
-   * Appends the messages added since the last save. A store failure is not a run failure: the messages
-   * stay queued and go with the next save.
+   * Saves the messages added since the last save: appends them, or rewrites the whole session once the
+   * stored copy was deleted. A store failure is not a run failure; see {@link AgentOptions.store} for
+   * what each `StoreError` reason leads to.
    */
   private async flush(): Promise<void> {
     const { store } = this.options;
     const sessionId = this.currentSessionId;
-    if (!store || !sessionId || this.unsaved.length === 0) {
-      if (!store) this.unsaved = [];
+    if (!store || !sessionId || this.saveStopped) {
+      this.unsaved = [];
       return;
     }
+    if (this.unsaved.length === 0 && !this.saveWhole) return;
     const batch = this.unsaved;
     this.unsaved = [];
+    let failure = await this.write(store, sessionId, batch);
+    if (failure === undefined) return;
+    this.reportStoreError(failure.error, sessionId);
+    const reason = failure.error instanceof StoreError ? failure.error.reason : undefined;
+    if ((reason === 'deleted' || reason === 'not-found') && store.save && !this.saveWhole) {
+      this.saveWhole = true;
+      failure = await this.write(store, sessionId, batch);
+      if (failure === undefined) return;
+      this.reportStoreError(failure.error, sessionId);
+    }
+    if (!isTransient(failure.error)) return this.stopSaving();
+    this.unsaved = batch.concat(this.unsaved);
+  }
+
+  /** One save attempt: the whole session when the stored copy is gone, else the batch. */
+  private async write(store: AgentStore, sessionId: string, batch: ChatMessage[]): Promise<{ error: unknown } | undefined> {
     try {
-      await store.append(sessionId, batch);
-    } catch {
-      this.unsaved = batch.concat(this.unsaved);
+      if (this.saveWhole && store.save) await store.save(sessionId, this.session);
+      else await store.append(sessionId, batch);
+      this.saveWhole = false;
+      return undefined;
+    } catch (error) {
+      return { error };
     }
   }
+
+  private stopSaving(): void {
+    this.saveStopped = true;
+    this.saveWhole = false;
+    this.unsaved = [];
+  }
+
+  private reportStoreError(err: unknown, sessionId: string): void {
+    const onStoreError = this.options.onStoreError;
+    if (!onStoreError) return;
+    const error = err instanceof PagentError
+      ? err
+      : new PagentError(`Could not save session '${sessionId}': ${err instanceof Error ? err.message : String(err)}`, {
+          code: 'store',
+          where: 'store',
+          cause: err,
+        });
+    try {
+      onStoreError(error);
+    } catch {
+      // the app's handler must not fail the run
+    }
+  }
+}
+
+/** Whether retrying the same save later can succeed (`quota`, `blocked`, or not a `StoreError`). */
+function isTransient(err: unknown): boolean {
+  return !(err instanceof StoreError) || err.reason === 'quota' || err.reason === 'blocked';
 }

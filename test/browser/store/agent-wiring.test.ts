@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSessionStore, type SessionStore } from '../../../src/store/index.js';
 import { Agent } from '../../../src/agent/agent.js';
+import type { PagentError } from '../../../src/errors.js';
+import { scriptedModel } from '../../unit/agent/scripted-model.js';
 import { LLM } from '../../../src/agent/llm.js';
 import { tool } from '../../../src/agent/tools.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
@@ -90,5 +92,48 @@ describe('agent runs saved through the store', () => {
     expect(stored).toEqual(agent.session.messages);
     expect(stored.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expect(dangling(stored)).toEqual([]);
+  });
+});
+
+describe('agent saves after the stored session was deleted', () => {
+  it('rewrites the whole conversation at the next run when another store instance deleted it', async () => {
+    const name = uniqueName('wiring-deleted');
+    const store = createSessionStore({ name });
+    const other = createSessionStore({ name });
+    stores.push(store, other);
+    const errors: PagentError[] = [];
+    const llm = scriptedModel([{ text: ['first answer'] }, { text: ['second answer'] }, { text: ['third answer'] }]);
+    const agent = new Agent({ llm, store, sessionId: 'chat', onStoreError: (e) => errors.push(e) });
+    await agent.run('one');
+    expect((await store.load('chat'))!.messages).toHaveLength(2);
+    await other.delete('chat');
+    await agent.run('two');
+    expect((await other.load('chat'))?.messages).toEqual(agent.session.messages);
+    expect(agent.session.messages).toHaveLength(4);
+    await agent.run('three');
+    expect((await other.load('chat'))?.messages).toEqual(agent.session.messages);
+    expect(agent.session.messages.map((m) => m.content)).toEqual(['one', 'first answer', 'two', 'second answer', 'three', 'third answer']);
+    expect(errors.map((e) => (e as { reason?: string }).reason)).toEqual(['deleted']);
+  });
+
+  it('rewrites the whole conversation at the next run after the whole database was deleted', async () => {
+    const name = uniqueName('wiring-dropped');
+    const store = createSessionStore({ name });
+    stores.push(store);
+    const errors: PagentError[] = [];
+    const llm = scriptedModel([{ text: ['first answer'] }, { text: ['second answer'] }]);
+    const agent = new Agent({ llm, store, sessionId: 'chat', onStoreError: (e) => errors.push(e) });
+    await agent.run('one');
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.deleteDatabase(name);
+      request.onsuccess = () => resolve();
+      request.onerror = () => reject(request.error);
+    });
+    await agent.run('two');
+    const reader = createSessionStore({ name });
+    stores.push(reader);
+    expect((await reader.load('chat'))?.messages).toEqual(agent.session.messages);
+    expect(agent.session.messages.map((m) => m.content)).toEqual(['one', 'first answer', 'two', 'second answer']);
+    expect(errors.map((e) => (e as { reason?: string }).reason)).toEqual(['deleted']);
   });
 });

@@ -7,7 +7,7 @@ import { CompactingSession, Session, SlidingWindowSession, type SummaryModel } f
 import { tool, type Tool } from '../../../src/agent/tools.js';
 import { decodeEventLine } from '../../../src/wire/codec.js';
 import type { ParamsOf, WireEvent } from '../../../src/wire/events.js';
-import { PagentError } from '../../../src/errors.js';
+import { PagentError, StoreError, type StoreErrorReason } from '../../../src/errors.js';
 import { call, scriptedModel } from './scripted-model.js';
 
 const add = tool<{ a: number; b: number }>({
@@ -486,6 +486,121 @@ describe('Agent store wiring', () => {
     const events = await collect(new Agent({ llm: scriptedModel([]), store, sessionId: 's1' }).events('q'));
     expect(methods(events)).toEqual(['RunBegin', 'RunError', 'RunEnd']);
     expect(events[1]?.params).toMatchObject({ code: 'store', where: 'store' });
+  });
+});
+
+/**
+ * An in-memory store whose appends fail with the scripted StoreError reasons, one per call (undefined:
+ * succeeds); `save` rewrites the stored copy. Every call is logged.
+ */
+function flakyStore(script: Array<StoreErrorReason | undefined>, withSave = true) {
+  const stored: ChatMessage[] = [];
+  const log: string[] = [];
+  const store: AgentStore & { stored: ChatMessage[]; log: string[] } = {
+    stored,
+    log,
+    load: async () => undefined,
+    async append(id, messages) {
+      const reason = script.shift();
+      log.push(`append ${messages.map((m) => m.content).join(',')}${reason ? ` -> ${reason}` : ''}`);
+      if (reason) throw new StoreError(reason, `Session store append "${id}" failed: ${reason}`, { sessionId: id });
+      stored.push(...structuredClone(messages));
+    },
+  };
+  if (withSave) {
+    store.save = async (_id, session) => {
+      const { messages } = session.toJSON();
+      log.push(`save ${messages.map((m) => m.content).join(',')}`);
+      stored.splice(0, stored.length, ...structuredClone(messages));
+    };
+  }
+  return store;
+}
+
+describe('Agent store failures', () => {
+  const answers = (n: number) => scriptedModel(Array.from({ length: n }, (_, i) => ({ text: [`a${i + 1}`] })));
+  const reasons = (errors: PagentError[]) => errors.map((e) => (e instanceof StoreError ? e.reason : e.code));
+
+  it('rewrites the whole session with save after a deleted append, then appends again', async () => {
+    const store = flakyStore([undefined, 'deleted']);
+    const errors: PagentError[] = [];
+    const agent = new Agent({ llm: answers(3), store, sessionId: 's1', onStoreError: (e) => errors.push(e) });
+    await agent.run('q1');
+    await agent.run('q2');
+    await agent.run('q3');
+    expect(store.log).toEqual(['append q1,a1', 'append q2,a2 -> deleted', 'save q1,a1,q2,a2', 'append q3,a3']);
+    expect(store.stored).toEqual(agent.session.messages);
+    expect(reasons(errors)).toEqual(['deleted']);
+  });
+
+  it('stops saving after a deleted append when the store has no save', async () => {
+    const store = flakyStore(['deleted'], false);
+    const errors: PagentError[] = [];
+    const agent = new Agent({ llm: answers(3), store, sessionId: 's1', onStoreError: (e) => errors.push(e) });
+    await agent.run('q1');
+    await agent.run('q2');
+    expect(store.log).toEqual(['append q1,a1 -> deleted']);
+    expect(reasons(errors)).toEqual(['deleted']);
+  });
+
+  it.each(['unavailable', 'invalid', 'corrupt'] as const)('makes no further attempts after an %s failure', async (reason) => {
+    const store = flakyStore([reason]);
+    const errors: PagentError[] = [];
+    const calls = [call('c1', 'echo', '{"text": "x"}')];
+    const llm = scriptedModel([{ text: ['t0'], toolCalls: calls }, { text: ['t1'] }, { text: ['t2'] }]);
+    const agent = new Agent({ llm, tools: [echo], store, sessionId: 's1', onStoreError: (e) => errors.push(e) });
+    expect((await agent.run('q1')).content).toBe('t1');
+    expect((await agent.run('q2')).content).toBe('t2');
+    expect(store.log).toEqual([`append q1,t0,x -> ${reason}`]);
+    expect(reasons(errors)).toEqual([reason]);
+  });
+
+  it('retries a quota failure at the next turn end with the messages not yet saved', async () => {
+    const store = flakyStore(['quota', 'blocked']);
+    const errors: PagentError[] = [];
+    const calls = [call('c1', 'echo', '{"text": "x"}')];
+    const llm = scriptedModel([{ text: ['t0'], toolCalls: calls }, { text: ['t1'] }, { text: ['t2'] }]);
+    const agent = new Agent({ llm, tools: [echo], store, sessionId: 's1', onStoreError: (e) => errors.push(e) });
+    await agent.run('q1');
+    await agent.run('q2');
+    expect(store.log).toEqual(['append q1,t0,x -> quota', 'append q1,t0,x,t1 -> blocked', 'append q1,t0,x,t1,q2,t2']);
+    expect(store.stored).toEqual(agent.session.messages);
+    expect(reasons(errors)).toEqual(['quota', 'blocked']);
+  });
+
+  it('reports an error that is not a StoreError as a store PagentError and retries it', async () => {
+    let fail = true;
+    const appended: ChatMessage[] = [];
+    const store: AgentStore = {
+      load: async () => undefined,
+      append: async (_id, messages) => { if (fail) throw new TypeError('disk on fire'); appended.push(...messages); },
+    };
+    const errors: PagentError[] = [];
+    const agent = new Agent({ llm: answers(2), store, sessionId: 's1', onStoreError: (e) => errors.push(e) });
+    await agent.run('q1');
+    fail = false;
+    await agent.run('q2');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(PagentError);
+    expect(errors[0]).toMatchObject({ code: 'store', where: 'store' });
+    expect(errors[0]!.message).toContain('disk on fire');
+    expect(appended.map((m) => m.content)).toEqual(['q1', 'a1', 'q2', 'a2']);
+  });
+
+  it('does not fail the run when onStoreError throws or is missing', async () => {
+    const throwing = new Agent({ llm: answers(1), store: flakyStore(['unavailable']), sessionId: 's1', onStoreError: () => { throw new Error('app bug'); } });
+    expect((await throwing.run('q')).stop_reason).toBe('no_tool_calls');
+    const silent = new Agent({ llm: answers(1), store: flakyStore(['quota']), sessionId: 's1' });
+    expect((await silent.run('q')).stop_reason).toBe('no_tool_calls');
+  });
+
+  it('saves again for a new session id after saving stopped for the previous one', async () => {
+    const store = flakyStore(['unavailable']);
+    const agent = new Agent({ llm: answers(2), store, sessionId: 'old' });
+    await agent.run('q1');
+    agent.useSession('new');
+    await agent.run('q2');
+    expect(store.log).toEqual(['append q1,a1 -> unavailable', 'append q2,a2']);
   });
 });
 
