@@ -493,7 +493,7 @@ describe('Agent store wiring', () => {
  * An in-memory store whose appends fail with the scripted StoreError reasons, one per call (undefined:
  * succeeds); `save` rewrites the stored copy. Every call is logged.
  */
-function flakyStore(script: Array<StoreErrorReason | undefined>, withSave = true) {
+function flakyStore(script: Array<StoreErrorReason | undefined>, withSave = true, saveScript: Array<StoreErrorReason | undefined> = []) {
   const stored: ChatMessage[] = [];
   const log: string[] = [];
   const store: AgentStore & { stored: ChatMessage[]; log: string[] } = {
@@ -510,7 +510,9 @@ function flakyStore(script: Array<StoreErrorReason | undefined>, withSave = true
   if (withSave) {
     store.save = async (_id, session) => {
       const { messages } = session.toJSON();
-      log.push(`save ${messages.map((m) => m.content).join(',')}`);
+      const reason = saveScript.shift();
+      log.push(`save ${messages.map((m) => m.content).join(',')}${reason ? ` -> ${reason}` : ''}`);
+      if (reason) throw new StoreError(reason, `Session store save "${_id}" failed: ${reason}`, { sessionId: _id });
       stored.splice(0, stored.length, ...structuredClone(messages));
     };
   }
@@ -531,6 +533,27 @@ describe('Agent store failures', () => {
     expect(store.log).toEqual(['append q1,a1', 'append q2,a2 -> deleted', 'save q1,a1,q2,a2', 'append q3,a3']);
     expect(store.stored).toEqual(agent.session.messages);
     expect(reasons(errors)).toEqual(['deleted']);
+  });
+
+  it('keeps rewriting the whole session until a save after a deleted append succeeds', async () => {
+    const store = flakyStore(['deleted'], true, ['quota']);
+    const errors: PagentError[] = [];
+    const agent = new Agent({ llm: answers(3), store, sessionId: 's1', onStoreError: (e) => errors.push(e) });
+    await agent.run('q1');
+    await agent.run('q2');
+    await agent.run('q3');
+    expect(store.log).toEqual(['append q1,a1 -> deleted', 'save q1,a1 -> quota', 'save q1,a1,q2,a2', 'append q3,a3']);
+    expect(store.stored).toEqual(agent.session.messages);
+    expect(reasons(errors)).toEqual(['deleted', 'quota']);
+  });
+
+  it('rewrites the previous session in the background when switching away before the rewrite succeeded', async () => {
+    const store = flakyStore(['deleted'], true, ['quota']);
+    const agent = new Agent({ llm: answers(2), store, sessionId: 'old' });
+    await agent.run('q1');
+    agent.useSession('new');
+    await agent.run('q2');
+    expect(store.log).toEqual(['append q1,a1 -> deleted', 'save q1,a1 -> quota', 'save q1,a1', 'append q2,a2']);
   });
 
   it('stops saving after a deleted append when the store has no save', async () => {
