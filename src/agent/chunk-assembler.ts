@@ -37,7 +37,16 @@ export interface ChunkAssembler {
    * such a chunk is not applied. Non-object chunks and choices other than 0 are ignored.
    */
   push(chunk: unknown): AssemblerDelta[];
-  /** The step as assembled so far (cheap to call repeatedly; strings are joined once per change). */
+  /**
+   * Ends the step and returns the deltas of the few characters held back while they could still be the
+   * start of a `<think>` or `</think>` tag (see {@link ChunkAssemblerOptions.reasoningTags}); maybe none.
+   * Calling it again returns none.
+   */
+  end(): AssemblerDelta[];
+  /**
+   * The step as assembled so far, as if it ended now: held-back characters are included as {@link end}
+   * would emit them (cheap to call repeatedly; strings are joined once per change).
+   */
   result(): AssembledStep;
   /** Whether a `finish_reason` has been seen. */
   readonly finished: boolean;
@@ -78,6 +87,41 @@ export function providerErrorMessage(error: unknown): string {
   return JSON.stringify(error) ?? 'unknown provider error';
 }
 
+/** Options of {@link createChunkAssembler}. */
+export interface ChunkAssemblerOptions {
+  /**
+   * Split reasoning that a model writes into the content as `<think>…</think>` (DeepSeek-R1 distills, QwQ,
+   * Qwen3… served by vLLM, SGLang, llama.cpp, Ollama or LM Studio without a reasoning parser). Only when
+   * the step's content starts with `<think>` (leading whitespace allowed): the text up to `</think>` becomes
+   * reasoning, the tags and the whitespace right after each of them are dropped, the rest is content. Content
+   * that starts with `</think>` (an empty think block whose opening tag the chat template prefilled) drops
+   * that tag and the whitespace after it. A `<think>` later in the text, `<thinking>` and the like stay
+   * content verbatim. When `</think>` never arrives, everything after `<think>` stays reasoning (a step cut
+   * off while thinking has no answer). Not handled: reasoning with only a closing tag after it
+   * (`reasoning</think>answer`), because telling it from an answer would mean holding back unbounded text;
+   * it stays content. Not applied when the provider sends reasoning in its own fields before any content
+   * (it already separated them). At most 7 characters (or leading whitespace, up to 256 characters) are
+   * held back while they could still be a tag; {@link ChunkAssembler.end} releases them.
+   * `false` keeps the content verbatim. @defaultValue true
+   */
+  reasoningTags?: boolean | undefined;
+}
+
+const OPEN_TAG = '<think>';
+const CLOSE_TAG = '</think>';
+/** The most leading whitespace held back before deciding the content does not start with a tag. */
+const MAX_LEADING_SPACE = 256;
+const LEADING_SPACE = /^\s*/;
+
+/** Where the content of a step stands relative to a leading think block. */
+type TagMode = 'start' | 'open' | 'think' | 'after' | 'text';
+
+// The length of the longest suffix of `text` that is a proper prefix of `tag`.
+const partialTagAtEnd = (text: string, tag: string): number => {
+  for (let n = Math.min(tag.length - 1, text.length); n > 0; n--) if (text.endsWith(tag.slice(0, n))) return n;
+  return 0;
+};
+
 // Calls in `index` order when every call has one (a stable sort keeps reused indexes in arrival order).
 const ordered = (slots: CallSlot[]): CallSlot[] =>
   slots.every((s) => s.index !== undefined) ? [...slots].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)) : slots;
@@ -100,7 +144,10 @@ const ordered = (slots: CallSlot[]): CallSlot[] =>
  * - Azure's prompt-filter chunk (`choices: []` with `prompt_filter_results`) and any chunk without choices;
  * - a full `message` instead of `delta` (servers that ignore `stream: true` and answer with one JSON object).
  */
-export function createChunkAssembler(): ChunkAssembler {
+export function createChunkAssembler(options: ChunkAssemblerOptions = {}): ChunkAssembler {
+  let mode: TagMode = options.reasoningTags === false ? 'text' : 'start';
+  // 'start': the content so far (whitespace, maybe the start of a tag); 'think': a possible partial `</think>`.
+  let held = '';
   const content: string[] = [];
   const reasoning: string[] = [];
   const slots: CallSlot[] = [];
@@ -166,16 +213,91 @@ export function createChunkAssembler(): ChunkAssembler {
     return text === '' ? undefined : text;
   };
 
+  const think = (text: string, out: AssemblerDelta[]): void => {
+    const at = text.indexOf(CLOSE_TAG);
+    if (at >= 0) {
+      if (at > 0) out.push({ type: 'reasoning', text: text.slice(0, at) });
+      held = '';
+      mode = 'after';
+      afterThink(text.slice(at + CLOSE_TAG.length), out);
+      return;
+    }
+    const keep = partialTagAtEnd(text, CLOSE_TAG);
+    if (text.length > keep) out.push({ type: 'reasoning', text: text.slice(0, text.length - keep) });
+    held = text.slice(text.length - keep);
+  };
+
+  // Right after `<think>`: whitespace is dropped, so an empty block (`<think>\n\n</think>`) has no reasoning.
+  const opened = (text: string, out: AssemblerDelta[]): void => {
+    const rest = text.replace(LEADING_SPACE, '');
+    if (rest === '') return;
+    mode = 'think';
+    think(rest, out);
+  };
+
+  const afterThink = (text: string, out: AssemblerDelta[]): void => {
+    const rest = text.replace(LEADING_SPACE, '');
+    if (rest === '') return;
+    mode = 'text';
+    out.push({ type: 'text', text: rest });
+  };
+
+  // Decides, from the first characters of the step's content, whether it opens with a think tag.
+  const start = (text: string, out: AssemblerDelta[]): void => {
+    held += text;
+    const space = LEADING_SPACE.exec(held)?.[0].length ?? 0;
+    const head = held.slice(space);
+    if (head === '') {
+      if (held.length > MAX_LEADING_SPACE) plain(out);
+      return;
+    }
+    if (head.startsWith(OPEN_TAG)) {
+      held = '';
+      mode = 'open';
+      opened(head.slice(OPEN_TAG.length), out);
+    } else if (head.startsWith(CLOSE_TAG)) {
+      held = '';
+      mode = 'after';
+      afterThink(head.slice(CLOSE_TAG.length), out);
+    } else if (!OPEN_TAG.startsWith(head) && !CLOSE_TAG.startsWith(head)) {
+      plain(out);
+    }
+  };
+
+  // Gives up on a leading tag: what was held is content.
+  const plain = (out: AssemblerDelta[]): void => {
+    if (held !== '') out.push({ type: 'text', text: held });
+    held = '';
+    mode = 'text';
+  };
+
+  const contentPiece = (text: string, out: AssemblerDelta[]): void => {
+    if (text === '') return;
+    if (mode === 'text') out.push({ type: 'text', text });
+    else if (mode === 'start') start(text, out);
+    else if (mode === 'open') opened(text, out);
+    else if (mode === 'think') think(held + text, out);
+    else afterThink(text, out);
+  };
+
+  // What end() emits for the held characters: an unfinished start is content, an unclosed block reasoning.
+  const heldDelta = (): AssemblerDelta | undefined =>
+    held === '' ? undefined : mode === 'think' ? { type: 'reasoning', text: held } : { type: 'text', text: held };
+
+  const record = (out: AssemblerDelta[]): void => {
+    for (const d of out) (d.type === 'text' ? content : reasoning).push(d.text);
+  };
+
   const contentText = (value: unknown, out: AssemblerDelta[]): void => {
     if (typeof value === 'string') {
-      if (value !== '') out.push({ type: 'text', text: value });
+      contentPiece(value, out);
       return;
     }
     if (!Array.isArray(value)) return;
     for (const part of value) {
       stats.work++;
       const text = typeof part === 'string' ? part : isObj(part) && (part['type'] === 'text' || part['type'] === undefined) ? part['text'] : undefined;
-      if (typeof text === 'string' && text !== '') out.push({ type: 'text', text });
+      if (typeof text === 'string') contentPiece(text, out);
     }
   };
 
@@ -208,7 +330,11 @@ export function createChunkAssembler(): ChunkAssembler {
           const delta = isObj(choice['delta']) ? choice['delta'] : isObj(choice['message']) ? choice['message'] : undefined;
           if (delta) {
             const r = reasoningText(delta);
-            if (r !== undefined) out.push({ type: 'reasoning', text: r });
+            if (r !== undefined) {
+              // The provider separates reasoning itself: content held as a possible tag is plain content.
+              if (mode === 'start') plain(out);
+              out.push({ type: 'reasoning', text: r });
+            }
             contentText(delta['content'], out);
             const calls = delta['tool_calls'];
             if (Array.isArray(calls)) for (const call of calls) applyToolCall(call);
@@ -221,13 +347,23 @@ export function createChunkAssembler(): ChunkAssembler {
       if (isObj(chunk['usage'])) takeUsage(chunk['usage']);
       else if (choiceUsage !== undefined) takeUsage(choiceUsage);
       else if (isObj(chunk['x_groq']) && isObj(chunk['x_groq']['usage'])) takeUsage(chunk['x_groq']['usage']);
-      for (const d of out) (d.type === 'text' ? content : reasoning).push(d.text);
+      record(out);
       return out;
     },
+    end(): AssemblerDelta[] {
+      const last = heldDelta();
+      held = '';
+      if (mode === 'start') mode = 'text';
+      if (!last) return [];
+      cached = undefined;
+      record([last]);
+      return [last];
+    },
     result(): AssembledStep {
+      const last = heldDelta();
       cached ??= {
-        content: content.join(''),
-        reasoning_content: reasoning.join(''),
+        content: content.join('') + (last?.type === 'text' ? last.text : ''),
+        reasoning_content: reasoning.join('') + (last?.type === 'reasoning' ? last.text : ''),
         tool_calls: ordered(slots).map((s) => ({ id: s.id, type: 'function' as const, function: { name: s.name, arguments: s.args.join('') } })),
         finish_reason: finishReason,
         usage,
@@ -256,7 +392,8 @@ export interface CompletionDecoder {
   /**
    * Ends the body and says how it ended: `"done"` after `data: [DONE]`; `"finished"` without `[DONE]` but
    * after a `finish_reason` (an acceptable stream: several servers omit `[DONE]`); `"truncated"` when neither
-   * came (the body was cut). Returns the deltas of a last message that had no blank line after it.
+   * came (the body was cut). Returns the deltas of a last message that had no blank line after it and
+   * those the assembler held back ({@link ChunkAssembler.end}).
    */
   end(): { deltas: AssemblerDelta[]; how: CompletionEnd };
   /** Whether `data: [DONE]` was seen (later messages are ignored). */
@@ -270,8 +407,8 @@ export interface CompletionDecoder {
 /** The default {@link CompletionDecoderOptions.maxEventBytes}: 16 MiB, as the wire decoder's `maxLineBytes`. */
 export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
-/** Options of {@link createCompletionDecoder}. */
-export interface CompletionDecoderOptions {
+/** Options of {@link createCompletionDecoder} (`reasoningTags` is passed to its assembler). */
+export interface CompletionDecoderOptions extends ChunkAssemblerOptions {
   /**
    * The largest SSE message accepted, so a broken or hostile server that never ends a line or a message
    * cannot make the decoder buffer without bound. A message's data over this many UTF-8 bytes fails the
@@ -293,7 +430,7 @@ const utf8Length = (text: string): number => new TextEncoder().encode(text).byte
  */
 export function createCompletionDecoder(options: CompletionDecoderOptions = {}): CompletionDecoder {
   const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
-  const assembler = createChunkAssembler();
+  const assembler = createChunkAssembler({ reasoningTags: options.reasoningTags });
   const utf8 = new TextDecoder();
   let done = false;
   let pending: AssemblerDelta[] = [];
@@ -378,6 +515,7 @@ export function createCompletionDecoder(options: CompletionDecoderOptions = {}):
         // A last message without its blank line still counts: end the line and the message.
         parser.feed(`${tail}\n\n`);
       }
+      if (!failure) for (const d of assembler.end()) pending.push(d);
       const deltas = drain();
       return { deltas, how: done ? 'done' : assembler.finished ? 'finished' : 'truncated' };
     },

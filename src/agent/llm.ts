@@ -76,6 +76,13 @@ export interface LLMOptions {
    * @defaultValue 16777216 (16 MiB)
    */
   maxEventBytes?: number | undefined;
+  /**
+   * Split `<think>…</think>` reasoning out of the content when a step's content starts with it, as models
+   * served without a reasoning parser (vLLM, SGLang, llama.cpp, Ollama, LM Studio) send it: the reasoning
+   * comes as `reasoning` deltas and in `reasoning_content`. See {@link ChunkAssemblerOptions.reasoningTags}
+   * for exactly what is split; `false` keeps the content verbatim. @defaultValue true
+   */
+  reasoningTags?: boolean | undefined;
   /** Called before each retry (e.g. to show "retrying in 2 s"). */
   onRetry?: ((info: LLMRetryInfo) => void) | undefined;
 }
@@ -262,7 +269,7 @@ export class LLM {
       if (!response.body) throw this.#truncated(0);
       reader = response.body.getReader();
       const json = /application\/json/i.test(type) && !/event-stream/i.test(type);
-      const decoder = createCompletionDecoder({ maxEventBytes });
+      const decoder = createCompletionDecoder({ maxEventBytes, reasoningTags: this.#options.reasoningTags });
       const jsonParts: Uint8Array[] = [];
       for (;;) {
         arm();
@@ -334,8 +341,9 @@ export class LLM {
         cause,
       });
     }
-    const assembler = createChunkAssembler();
+    const assembler = createChunkAssembler({ reasoningTags: this.#options.reasoningTags });
     yield* this.#deltas(assembler.push(parsed));
+    yield* this.#deltas(assembler.end());
     return assembler.result();
   }
 
