@@ -50,6 +50,10 @@ export interface PagentChatStrings {
   rename: string;
   renamePrompt: string;
   delete: string;
+  /** `{title}`: the conversation's title; the accessible name of its rename button. */
+  renameConversation: string;
+  /** `{title}`: the conversation's title; the accessible name of its delete button. */
+  deleteConversation: string;
   suggestions: string;
   copyCode: string;
 }
@@ -98,6 +102,8 @@ const en: PagentChatStrings = {
   rename: 'Rename',
   renamePrompt: 'New title',
   delete: 'Delete',
+  renameConversation: 'Rename “{title}”',
+  deleteConversation: 'Delete “{title}”',
   suggestions: 'Suggestions',
   copyCode: 'Copy code',
 };
@@ -146,6 +152,8 @@ const zhCN: PagentChatStrings = {
   rename: '重命名',
   renamePrompt: '新标题',
   delete: '删除',
+  renameConversation: '重命名“{title}”',
+  deleteConversation: '删除“{title}”',
   suggestions: '建议',
   copyCode: '复制代码',
 };
@@ -194,6 +202,8 @@ const ja: PagentChatStrings = {
   rename: '名前を変更',
   renamePrompt: '新しいタイトル',
   delete: '削除',
+  renameConversation: '「{title}」の名前を変更',
+  deleteConversation: '「{title}」を削除',
   suggestions: '候補',
   copyCode: 'コードをコピー',
 };

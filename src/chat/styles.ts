@@ -54,6 +54,7 @@ export const chatStyles = css`
     border-radius: var(--_radius);
     overflow: hidden;
     color-scheme: light;
+    container: pagent-chat / inline-size;
   }
   @media (prefers-color-scheme: dark) {
     :host(:not([theme='light'])) {
@@ -83,6 +84,7 @@ export const chatStyles = css`
     flex-direction: column;
     flex: 1;
     min-width: 0;
+    min-height: 0;
     position: relative;
   }
   .timeline {
@@ -330,13 +332,14 @@ export const chatStyles = css`
   }
   .composer {
     display: flex;
+    flex-wrap: wrap;
     gap: 8px;
     padding: var(--_gap);
     border-top: 1px solid var(--_border);
     align-items: flex-end;
   }
   textarea {
-    flex: 1;
+    flex: 1 1 14em;
     resize: vertical;
     min-height: 2.6em;
     max-height: 12em;
@@ -350,6 +353,7 @@ export const chatStyles = css`
   .composer-actions {
     display: flex;
     gap: 6px;
+    margin-inline-start: auto;
   }
   button {
     font: inherit;
@@ -402,10 +406,11 @@ export const chatStyles = css`
     color: var(--_danger);
   }
   .session-list {
-    width: 14em;
+    flex: none;
+    width: 16em;
     border-right: 1px solid var(--_border);
     overflow-y: auto;
-    padding: 8px;
+    padding: 6px;
     font-size: 0.9em;
   }
   .session-list ul {
@@ -413,13 +418,23 @@ export const chatStyles = css`
     margin: 0;
     padding: 0;
   }
+  .sessions-empty {
+    margin: 6px;
+    color: var(--_muted);
+  }
   .session {
     display: flex;
-    flex-wrap: wrap;
-    gap: 4px;
-    padding: 4px;
+    align-items: center;
+    gap: 2px;
+    min-height: 2.2em;
+    padding: 1px 2px;
     border-radius: 6px;
-    border-bottom: 1px solid var(--_border);
+  }
+  .session + .session {
+    margin-top: 1px;
+  }
+  .session:hover {
+    background: var(--_surface);
   }
   .session[aria-current='true'] {
     background: var(--_user-bg);
@@ -428,11 +443,71 @@ export const chatStyles = css`
     font-weight: 600;
   }
   .session-title {
-    flex: 1 1 100%;
+    flex: 1;
+    min-width: 0;
+    font-size: 1em;
+    padding: 4px 6px;
     text-align: start;
+    white-space: nowrap;
+    overflow: hidden;
+    text-overflow: ellipsis;
     background: transparent;
     color: inherit;
     border-color: transparent;
+    border-radius: 6px;
+  }
+  .session input {
+    flex: 1;
+    min-width: 0;
+    font: inherit;
+    color: inherit;
+    background: var(--_bg);
+    border: 1px solid var(--_accent);
+    border-radius: 6px;
+    padding: 3px 6px;
+  }
+  .session-actions {
+    display: flex;
+    flex: none;
+    gap: 2px;
+  }
+  button.icon {
+    display: inline-grid;
+    place-items: center;
+    width: 26px;
+    height: 26px;
+    padding: 0;
+    border-radius: 6px;
+    border-color: transparent;
+    background: transparent;
+    color: var(--_muted);
+  }
+  button.icon svg {
+    fill: none;
+    stroke: currentColor;
+    stroke-width: 1.4;
+    stroke-linecap: round;
+    stroke-linejoin: round;
+  }
+  button.icon:hover {
+    color: var(--_fg);
+    background: var(--_bg);
+    border-color: var(--_border);
+  }
+  button.icon.danger:hover {
+    color: var(--_danger);
+  }
+  /* Narrow: the list sits above the timeline, a few rows high, so the conversation keeps the room. */
+  @container pagent-chat (max-width: 560px) {
+    .layout {
+      flex-direction: column;
+    }
+    .session-list {
+      width: auto;
+      max-height: 7.2em;
+      border-right: none;
+      border-bottom: 1px solid var(--_border);
+    }
   }
   .sr-only {
     position: absolute;

@@ -1,7 +1,23 @@
 /** Renderer for the list of stored conversations: open, rename, delete. */
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, svg, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import type { PagentChatStrings } from '../i18n.js';
+import { format, type PagentChatStrings } from '../i18n.js';
+
+const pencil = svg`<path d="M11.5 2.5l2 2L6 12H4v-2z" /><path d="M10 4l2 2" />`;
+const trash = svg`<path d="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.6 8.5h5.8l.6-8.5M6.8 7v4M9.2 7v4" />`;
+
+/** Long titles are cut in the buttons' names, so a screen reader says which conversation without reading it all. */
+function short(title: string): string {
+  const chars = [...title];
+  if (chars.length <= 40) return title;
+  const head = chars.slice(0, 41).join('');
+  const space = head.lastIndexOf(' ');
+  return `${(space > 20 ? head.slice(0, space) : chars.slice(0, 40).join('')).trimEnd()}…`;
+}
+
+function icon(paths: TemplateResult): TemplateResult {
+  return html`<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">${paths}</svg>`;
+}
 
 /** A stored conversation as the store lists it (design §3 `SessionStore.list()`). */
 export interface SessionSummaryView {
@@ -23,7 +39,10 @@ export interface SessionListView {
   readonly onDelete: (id: string) => void;
 }
 
-/** The conversation list (`<nav>` of buttons); titles are bound as text. */
+/**
+ * The conversation list (`<nav>` of buttons); titles are bound as text, one line each (the full title in
+ * `title`), with small rename / delete icon buttons named after the conversation.
+ */
 export function renderSessionList(view: SessionListView): TemplateResult {
   const s = view.strings;
   return html`<nav part="session-list" class="session-list" aria-label=${s.conversations}>
@@ -46,9 +65,25 @@ export function renderSessionList(view: SessionListView): TemplateResult {
                         if (e.key === 'Escape') view.onStartRename('');
                       }}
                     />`
-                  : html`<button part="session-open" type="button" class="session-title" @click=${() => view.onOpen(x.id)}>${title}</button>`}
-                <button part="session-rename" type="button" class="secondary" aria-label=${`${s.rename}: ${title}`} @click=${() => view.onStartRename(x.id)}>${s.rename}</button>
-                <button part="session-delete" type="button" class="secondary" aria-label=${`${s.delete}: ${title}`} @click=${() => view.onDelete(x.id)}>${s.delete}</button>
+                  : html`<button part="session-open" type="button" class="session-title" title=${title} @click=${() => view.onOpen(x.id)}>${title}</button>`}
+                <span class="session-actions">
+                  <button
+                    part="session-rename"
+                    type="button"
+                    class="icon"
+                    aria-label=${format(s.renameConversation, { title: short(title) })}
+                    title=${s.rename}
+                    @click=${() => view.onStartRename(x.id)}
+                  >${icon(pencil)}</button>
+                  <button
+                    part="session-delete"
+                    type="button"
+                    class="icon danger"
+                    aria-label=${format(s.deleteConversation, { title: short(title) })}
+                    title=${s.delete}
+                    @click=${() => view.onDelete(x.id)}
+                  >${icon(trash)}</button>
+                </span>
               </li>`;
             },
           )}

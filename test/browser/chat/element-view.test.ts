@@ -315,3 +315,111 @@ describe('<pagent-chat> screenshots of the main states', () => {
     }
   });
 });
+
+describe('<pagent-chat> conversation list', () => {
+  const LONG = 'What is the weather in Tokyo, and should I take an umbrella to the evening concert in Shibuya?';
+  const stored = [
+    { id: 's1', title: LONG, messages: [{ role: 'user' as const, content: 'Weather in Tokyo?' }, { role: 'assistant' as const, content: 'It is **21 °C** and dry; no umbrella needed.' }] },
+    { id: 's2', title: 'Please think before you answer', messages: [{ role: 'user' as const, content: 'Think first.' }, { role: 'assistant' as const, content: 'Done thinking.' }] },
+    { id: 's3', title: undefined, messages: [{ role: 'user' as const, content: 'Hello' }, { role: 'assistant' as const, content: 'Hi!' }] },
+  ];
+  /** A small in-memory store with the list/load/rename/delete the element uses. */
+  const memoryStore = () => ({
+    list: async () => stored.map(({ id, title, messages }) => ({ id, title, messageCount: messages.length })),
+    load: async (id: string) => stored.find((x) => x.id === id),
+    rename: async () => undefined,
+    delete: async () => undefined,
+  });
+
+  async function listFixture(theme: 'light' | 'dark', width: number): Promise<PagentChat> {
+    const el = await chatFixture((c) => {
+      c.theme = theme;
+      c.style.height = '420px';
+      c.style.width = `${width}px`;
+      c.store = memoryStore();
+    });
+    await until(() => $$(el, '[part="session"]').length === 3, 'the conversation list');
+    $$<HTMLButtonElement>(el, '[part="session-open"]')[0]!.click();
+    await until(() => $(el, '[part~="answer-text"]') !== null, 'the opened conversation');
+    await el.updateComplete;
+    return el;
+  }
+
+  for (const theme of ['light', 'dark'] as const) {
+    it(`${theme}: one compact row per conversation, the open one marked, long titles cut with the full title kept`, async () => {
+      const el = await listFixture(theme, 720);
+      const rows = $$(el, '[part="session"]');
+      const opens = $$<HTMLButtonElement>(el, '[part="session-open"]');
+      expect(opens.map((b) => b.textContent)).toEqual([LONG, 'Please think before you answer', 'Untitled']);
+      expect(opens.map((b) => b.title)).toEqual([LONG, 'Please think before you answer', 'Untitled']);
+      expect(rows.map((r) => r.getAttribute('aria-current'))).toEqual(['true', null, null]);
+      expect($$(el, '[part="session-rename"]').map((b) => b.getAttribute('aria-label'))).toEqual([
+        'Rename “What is the weather in Tokyo, and should…”',
+        'Rename “Please think before you answer”',
+        'Rename “Untitled”',
+      ]);
+      expect($$(el, '[part="session-delete"]').map((b) => b.getAttribute('aria-label'))).toEqual([
+        'Delete “What is the weather in Tokyo, and should…”',
+        'Delete “Please think before you answer”',
+        'Delete “Untitled”',
+      ]);
+
+      // a list: each row is one line, its buttons on the title's line at the right, small next to it
+      const first = rows[0]!.getBoundingClientRect();
+      const title = opens[0]!.getBoundingClientRect();
+      const rename = $$(el, '[part="session-rename"]')[0]!.getBoundingClientRect();
+      const del = $$(el, '[part="session-delete"]')[0]!.getBoundingClientRect();
+      expect(first.height).toBeLessThan(40);
+      expect(Math.abs(rename.top + rename.height / 2 - (title.top + title.height / 2))).toBeLessThan(2);
+      expect(rename.left).toBeGreaterThanOrEqual(title.right);
+      expect(del.left).toBeGreaterThan(rename.left);
+      expect(first.right - del.right).toBeLessThan(8);
+      expect(rename.width).toBeLessThanOrEqual(28);
+      expect(rename.height).toBeGreaterThanOrEqual(24);
+      expect(opens[0]!.scrollWidth).toBeGreaterThan(opens[0]!.clientWidth);
+      expect(getComputedStyle(opens[0]!).textOverflow).toBe('ellipsis');
+
+      // visible focus on the icon buttons, from the keyboard
+      opens[0]!.focus();
+      await userEvent.keyboard('{Tab}');
+      const focused = el.shadowRoot!.activeElement as HTMLElement;
+      expect(focused.getAttribute('part')).toBe('session-rename');
+      expect(focused.matches(':focus-visible')).toBe(true);
+      expect(getComputedStyle(focused).outlineStyle).toBe('solid');
+      await screenshot(el, `sessions-${theme}`);
+      await chaiExpect(el).to.be.accessible();
+    });
+  }
+
+  it('narrow: the list sits above the timeline, a few rows high, and the timeline keeps most of the height', async () => {
+    const el = await listFixture('light', 400);
+    const list = $(el, '[part="session-list"]')!.getBoundingClientRect();
+    const timeline = $(el, '[part="timeline"]')!.getBoundingClientRect();
+    expect(list.width).toBeGreaterThan(360);
+    expect(timeline.width).toBeGreaterThan(360);
+    expect(timeline.top).toBeGreaterThanOrEqual(list.bottom - 1);
+    expect(list.height).toBeLessThan(130);
+    expect(timeline.height).toBeGreaterThan(list.height);
+    expect($(el, '[part~="answer-text"]')!.textContent).toContain('no umbrella needed');
+    await screenshot(el, 'sessions-narrow');
+    el.theme = 'dark';
+    await el.updateComplete;
+    await screenshot(el, 'sessions-narrow-dark');
+    await chaiExpect(el).to.be.accessible();
+  });
+
+  it('zh-CN and ja: the icon buttons are named in the locale', async () => {
+    for (const [lang, rename, del] of [
+      ['zh-CN', '重命名“Please think before you answer”', '删除“Please think before you answer”'],
+      ['ja', '「Please think before you answer」の名前を変更', '「Please think before you answer」を削除'],
+    ] as const) {
+      const el = await chatFixture((c) => {
+        c.lang = lang;
+        c.store = memoryStore();
+      });
+      await until(() => $$(el, '[part="session"]').length === 3, 'the conversation list');
+      expect($$(el, '[part="session-rename"]')[1]!.getAttribute('aria-label')).toBe(rename);
+      expect($$(el, '[part="session-delete"]')[1]!.getAttribute('aria-label')).toBe(del);
+    }
+  });
+});
