@@ -65,6 +65,7 @@ const waitForClose = (req: IncomingMessage, res: ServerResponse): Promise<void> 
  *   echoerr            200 stream with an error chunk echoing the Authorization header
  *   nocors             the ok stream without any CORS header
  *   json               a non-streamed chat.completion JSON object
+ *   jsonthink          the same, its content a <think> block then the answer
  *   html502            502 with an HTML page
  *   mistral422         Mistral's 422 body for stream_options
  *   endless            200 stream: one content chunk, then one `data:` line that never ends
@@ -140,6 +141,14 @@ async function playStep(step: string, req: IncomingMessage, res: ServerResponse,
         model: 'scripted',
         choices: [{ index: 0, message: { role: 'assistant', content: 'Not streamed' }, finish_reason: 'stop' }],
         usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
+      });
+      return;
+    case 'jsonthink':
+      jsonError(res, 200, {
+        id: 'chatcmpl-t',
+        object: 'chat.completion',
+        model: 'scripted',
+        choices: [{ index: 0, message: { role: 'assistant', content: '<think>\nWhy not.\n</think>\n\nNot streamed' }, finish_reason: 'stop' }],
       });
       return;
     case 'html502':

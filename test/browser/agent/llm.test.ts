@@ -96,6 +96,35 @@ describe('LLM against synthetic quirk streams', () => {
   }
 });
 
+describe('LLM with <think> tags in the content', () => {
+  const baseURL = `${api}/llm/quirk/think-tags-in-content/v1`;
+
+  it('yields the think block as reasoning deltas, then the answer as text deltas, then the step', async () => {
+    const { events, error } = await collect(new LLM('m', { baseURL, retries: 0 }).stream({ messages: USER }));
+    expect(error).toBeUndefined();
+    const kinds = events.map((e) => e.type).filter((t, i, all) => t !== all[i - 1]);
+    expect(kinds).toEqual(['reasoning', 'text', 'step']);
+    expect(events.map((e) => (e.type === 'reasoning' ? e.text : '')).join('')).toBe('The user greets. Reply kindly.\n');
+    expect(textOf(events)).toBe('Hello!');
+  });
+
+  it('splits the think block of a non-streamed JSON answer too', async () => {
+    const { events, error } = await collect(scripted('jsonthink').llm.stream({ messages: USER }));
+    expect(error).toBeUndefined();
+    expect(events).toEqual([
+      { type: 'reasoning', text: 'Why not.\n' },
+      { type: 'text', text: 'Not streamed' },
+      { type: 'step', step: { content: 'Not streamed', reasoning_content: 'Why not.\n', tool_calls: [], finish_reason: 'stop', usage: null } },
+    ]);
+  });
+
+  it('keeps the tags in the content with reasoningTags: false', async () => {
+    const step = await new LLM('m', { baseURL, retries: 0, reasoningTags: false }).complete({ messages: USER });
+    expect(step.content).toBe('<think>\nThe user greets. Reply kindly.\n</think>\n\nHello!');
+    expect(step.reasoning_content).toBe('');
+  });
+});
+
 describe('LLM requests', () => {
   it('sends the key as a Bearer token and no SDK-specific headers, with kwargs in the body', async () => {
     const { llm, attempts } = scripted('ok', { apiKey: KEY, requestKwargs: { temperature: 0 } });
