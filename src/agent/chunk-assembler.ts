@@ -142,7 +142,9 @@ const ordered = (slots: CallSlot[]): CallSlot[] =>
  *   inside the choice (Moonshot) or only in `x_groq.usage` (Groq);
  * - `finish_reason` missing, repeated (the last non-null wins) or `"stop"` with tool calls (kept verbatim);
  * - Azure's prompt-filter chunk (`choices: []` with `prompt_filter_results`) and any chunk without choices;
- * - a full `message` instead of `delta` (servers that ignore `stream: true` and answer with one JSON object).
+ * - a full `message` instead of `delta` (servers that ignore `stream: true` and answer with one JSON object);
+ * - reasoning written into the content as a leading `<think>…</think>` block, split at any character
+ *   (see {@link ChunkAssemblerOptions.reasoningTags}; call {@link ChunkAssembler.end} when the step ends).
  */
 export function createChunkAssembler(options: ChunkAssemblerOptions = {}): ChunkAssembler {
   let mode: TagMode = options.reasoningTags === false ? 'text' : 'start';

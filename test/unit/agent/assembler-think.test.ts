@@ -124,6 +124,14 @@ describe('chunk assembler: <think> tags at the start of the content', () => {
     expect(joined(message.deltas, 'reasoning')).toBe('why');
   });
 
+  it('keeps tool calls that follow a think block with no answer text', () => {
+    const a = createChunkAssembler();
+    a.push(contentChunk('<think>need the weather</think>\n'));
+    a.push({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'c1', function: { name: 'weather', arguments: '{}' } }] }, finish_reason: 'tool_calls' }] });
+    expect(a.end()).toEqual([]);
+    expect(a.result()).toMatchObject({ content: '', reasoning_content: 'need the weather', tool_calls: [{ id: 'c1', function: { name: 'weather', arguments: '{}' } }] });
+  });
+
   it('holds back at most 7 characters of a think block while it streams, and emits the rest at once', () => {
     const a = createChunkAssembler();
     const reasoning = 'step </th </t < more reasoning </thin'.repeat(20);
