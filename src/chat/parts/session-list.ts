@@ -1,5 +1,6 @@
 /** Renderer for the list of stored conversations: open, rename, delete. */
 import { html, nothing, svg, type TemplateResult } from 'lit';
+import { ref } from 'lit/directives/ref.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { format, type PagentChatStrings } from '../i18n.js';
 
@@ -13,6 +14,16 @@ function short(title: string): string {
   const head = chars.slice(0, 41).join('');
   const space = head.lastIndexOf(' ');
   return `${(space > 20 ? head.slice(0, space) : chars.slice(0, 40).join('')).trimEnd()}…`;
+}
+
+/** The title field takes focus (text selected) when it appears, so renaming works from the keyboard. */
+function focusTitleInput(el: Element | undefined): void {
+  if (!(el instanceof HTMLInputElement)) return;
+  // a new row template is filled before it is attached: focus once it is in the document
+  queueMicrotask(() => {
+    el.focus();
+    el.select();
+  });
 }
 
 function icon(paths: TemplateResult): TemplateResult {
@@ -60,6 +71,7 @@ export function renderSessionList(view: SessionListView): TemplateResult {
                       part="session-title-input"
                       aria-label=${s.renamePrompt}
                       .value=${x.title ?? ''}
+                      ${ref(focusTitleInput)}
                       @keydown=${(e: KeyboardEvent) => {
                         if (e.key === 'Enter' && !e.isComposing && e.keyCode !== 229) view.onRename(x.id, (e.currentTarget as HTMLInputElement).value);
                         if (e.key === 'Escape') view.onStartRename('');

@@ -406,6 +406,18 @@ describe('<pagent-chat> conversation list', () => {
     await el.updateComplete;
     await screenshot(el, 'sessions-narrow-dark');
     await chaiExpect(el).to.be.accessible();
+
+    // renaming from the keyboard: the title field takes focus with the title selected
+    $$<HTMLButtonElement>(el, '[part="session-rename"]')[1]!.click();
+    await el.updateComplete;
+    const input = $<HTMLInputElement>(el, '[part="session-title-input"]')!;
+    expect(el.shadowRoot!.activeElement).toBe(input);
+    expect(input.value).toBe('Please think before you answer');
+    expect([input.selectionStart, input.selectionEnd]).toEqual([0, input.value.length]);
+    await screenshot(el, 'sessions-narrow-rename');
+    await userEvent.keyboard('{Escape}');
+    await el.updateComplete;
+    expect($(el, '[part="session-title-input"]')).toBeNull();
   });
 
   it('zh-CN and ja: the icon buttons are named in the locale', async () => {
