@@ -62,6 +62,8 @@ export default defineConfig(({ mode }) => ({
     globalSetup: ['test/global-setup.ts'],
     // Lit's dev build (the "development" condition under Vitest) warns once per file.
     onConsoleLog: (log: string) => !log.includes('Lit is in dev mode'),
+    // expect.poll waits for streamed output; its 1 s default is too tight on a loaded 2-core CI machine.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       {
         extends: true,
