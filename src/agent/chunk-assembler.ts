@@ -6,6 +6,7 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { PagentError } from '../errors.js';
 import type { ToolCall, Usage } from '../wire/events.js';
+import { utf8Length } from '../wire/framing.js';
 
 /** One model step, assembled from a stream: what pagent's `StepEnd` carries plus the finish reason. */
 export interface AssembledStep {
@@ -66,7 +67,11 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-/** Builds the message of a provider error object (`{error: {message}}`, `{message}`, or a string). */
+/**
+ * Builds the message of a provider error that arrives inside a 200 body (an error chunk mid-stream, an
+ * `event: error` message, a non-streamed error object): `{error: {message}}`, `{message}`, or a string.
+ * Non-2xx bodies go through `httpErrorMessage` (src/wire/http-error.ts) instead.
+ */
 export function providerErrorMessage(error: unknown): string {
   if (typeof error === 'string') return error;
   if (isObj(error)) {
@@ -420,8 +425,6 @@ export interface CompletionDecoderOptions extends ChunkAssemblerOptions {
    */
   maxEventBytes?: number | undefined;
 }
-
-const utf8Length = (text: string): number => new TextEncoder().encode(text).byteLength;
 
 /**
  * Creates a push decoder for one streamed completion body. SSE comments (`: OPENROUTER PROCESSING`), `id:`

@@ -3,12 +3,12 @@
  * `fetch`, assembles the chunks (src/agent/chunk-assembler.ts) and reports failures as `PagentError`s.
  */
 import { HttpError, PagentError } from '../errors.js';
+import { HTTP_ERROR_BODY_MAX_BYTES, httpErrorMessage, readErrorBody } from '../wire/http-error.js';
 import type { ChatMessage, ToolSchema } from './messages.js';
 import {
   createChunkAssembler,
   createCompletionDecoder,
   DEFAULT_MAX_EVENT_BYTES,
-  providerErrorMessage,
   type AssembledStep,
   type AssemblerDelta,
 } from './chunk-assembler.js';
@@ -70,9 +70,9 @@ export interface LLMOptions {
   timeoutMs?: number | undefined;
   /**
    * The largest piece of a response the client holds in memory: one SSE message of the stream, a JSON
-   * response body (a server that ignores `stream: true`) or an error body. A stream message over it fails
-   * the call with code `"provider"` and the request is aborted at once, so a server that streams one
-   * endless line or message cannot grow memory without bound; an error body is cut there.
+   * response body (a server that ignores `stream: true`). A stream message over it fails the call with code
+   * `"provider"` and the request is aborted at once, so a server that streams one endless line or message
+   * cannot grow memory without bound. A non-2xx body is read only up to 64 KiB (or this limit, if smaller).
    * @defaultValue 16777216 (16 MiB)
    */
   maxEventBytes?: number | undefined;
@@ -88,7 +88,6 @@ export interface LLMOptions {
 }
 
 const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie/i;
-const MAX_MESSAGE = 500;
 const MAX_SNIFF_BYTES = 1 << 20;
 
 const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
@@ -253,14 +252,10 @@ export class LLM {
       }
 
       if (!response.ok) {
-        let text = '';
-        try {
-          text = await readText(response, maxEventBytes);
-        } catch {
-          // the status alone still says what happened
-        }
+        // A failed read gives what arrived before it; the status alone still says what happened.
+        const text = await readErrorBody(response, Math.min(maxEventBytes, HTTP_ERROR_BODY_MAX_BYTES));
         if (signal?.aborted) throw signal.reason;
-        const error = this.#httpError(response.status, response.statusText, text);
+        const error = this.#httpError(response, text);
         if (!retryableStatus(response.status)) throw error;
         return { kind: 'retry', error, delayMs: retryAfterMs(response.headers) };
       }
@@ -373,16 +368,14 @@ export class LLM {
     return new PagentError(message, { code: 'provider', where: 'llm' });
   }
 
-  #httpError(status: number, statusText: string, text: string): HttpError {
-    let detail = text.trim();
-    try {
-      detail = providerErrorMessage(JSON.parse(text));
-    } catch {
-      // not JSON: keep the text (an HTML error page, a proxy's message)
-    }
-    if (detail === '') detail = statusText || 'no error message';
-    if (detail.length > MAX_MESSAGE) detail = `${detail.slice(0, MAX_MESSAGE)}…`;
-    return new HttpError(this.#redact(`HTTP ${status} from POST ${this.url}: ${detail}.${statusHint(status)}`), status, 'llm');
+  // The body is redacted before it is parsed and cut, so a key cut in half by the length limit cannot leak.
+  #httpError(response: Response, text: string): HttpError {
+    const { status } = response;
+    let detail = httpErrorMessage(status, response.statusText, this.#redact(text), response.headers.get('content-type'));
+    // An HTML page or an empty body gives "HTTP <status> <status text>"; the prefix already says "HTTP <status>".
+    if (detail.startsWith(`HTTP ${status} `)) detail = detail.slice('HTTP '.length);
+    const stop = /[.!?…]$/.test(detail) ? '' : '.';
+    return new HttpError(this.#redact(`HTTP ${status} from POST ${this.url}: ${detail}${stop}${statusHint(status)}`), status, 'llm');
   }
 
   #networkError(err: unknown, when: string): PagentError {
@@ -409,25 +402,6 @@ export class LLM {
       { code: 'truncated', where: 'llm' },
     );
   }
-}
-
-/** The body as text, at most its first `maxBytes` bytes (the rest is not read). */
-async function readText(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const parts: Uint8Array[] = [];
-  let length = 0;
-  try {
-    while (length < maxBytes) {
-      const read = await reader.read();
-      if (read.done) break;
-      parts.push(read.value.subarray(0, maxBytes - length));
-      length += read.value.byteLength;
-    }
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-  return new TextDecoder().decode(concat(parts));
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

@@ -67,6 +67,8 @@ const waitForClose = (req: IncomingMessage, res: ServerResponse): Promise<void> 
  *   json               a non-streamed chat.completion JSON object
  *   jsonthink          the same, its content a <think> block then the answer
  *   html502            502 with an HTML page
+ *   nginx502           502 with nginx's own error page (text/html, padded past 500 characters)
+ *   fastapi422         422 with FastAPI's validation error body (`detail: [{loc, msg, type}, ...]`)
  *   mistral422         Mistral's 422 body for stream_options
  *   endless            200 stream: one content chunk, then one `data:` line that never ends
  *   endlesslines       200 stream: one content chunk, then `data:` lines that never end the message
@@ -153,6 +155,25 @@ async function playStep(step: string, req: IncomingMessage, res: ServerResponse,
       return;
     case 'html502':
       res.writeHead(502, { ...CORS_HEADERS, 'Content-Type': 'text/html' }).end('<html><body><h1>502 Bad Gateway</h1></body></html>');
+      return;
+    case 'nginx502':
+      res
+        .writeHead(502, { ...CORS_HEADERS, 'Content-Type': 'text/html' })
+        .end(
+          '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n' +
+            '<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n' +
+            '<!-- a padding to disable MSIE and Chrome friendly error page -->\r\n'.repeat(6),
+        );
+      return;
+    case 'fastapi422':
+      jsonError(res, 422, {
+        detail: [
+          { type: 'missing', loc: ['body', 'messages', 0, 'content'], msg: 'Field required', input: { role: 'user' } },
+          { type: 'float_type', loc: ['body', 'temperature'], msg: 'Input should be a valid number', input: 'hot' },
+          { type: 'extra_forbidden', loc: ['body', 'stream_options'], msg: 'Extra inputs are not permitted', input: {} },
+          { type: 'extra_forbidden', loc: ['body', 'seed'], msg: 'Extra inputs are not permitted', input: 1 },
+        ],
+      });
       return;
     case 'mistral422':
       jsonError(res, 422, {

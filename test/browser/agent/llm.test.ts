@@ -326,6 +326,31 @@ describe('LLM failures', () => {
     expect((r.error as HttpError).message).toContain('502 Bad Gateway');
   });
 
+  it("reports nginx's HTML 502 page by its status, without the markup", async () => {
+    const { llm, attempts } = scripted('nginx502', { retries: 0 });
+    const { error } = await collect(llm.stream({ messages: USER }));
+    expect(error).toBeInstanceOf(HttpError);
+    const e = error as HttpError;
+    expect([e.code, e.status, e.where]).toEqual(['http', 502, 'llm']);
+    expect(e.message).toMatch(new RegExp(`^HTTP 502 from POST ${api}/llm/script/\\w+/nginx502/v1/chat/completions: 502 Bad Gateway\\.$`));
+    expect(e.message).not.toMatch(/<html|<center|<!--/i);
+    expect(e.message.length).toBeLessThan(200);
+    expect((await attempts()).count).toBe(1);
+  });
+
+  it("summarises FastAPI's 422 validation error", async () => {
+    const { llm } = scripted('fastapi422');
+    const { error } = await collect(llm.stream({ messages: USER }));
+    expect(error).toBeInstanceOf(HttpError);
+    const e = error as HttpError;
+    expect([e.code, e.status]).toEqual(['http', 422]);
+    expect(e.message).toContain(
+      ': Invalid request: body.messages[0].content: Field required; body.temperature: Input should be a valid number; ' +
+        'body.stream_options: Extra inputs are not permitted; and 1 more.',
+    );
+    expect(e.message).not.toContain('"loc"');
+  });
+
   it('times out when no response comes within timeoutMs, without retrying', async () => {
     const { llm, attempts } = scripted('hang,ok', { timeoutMs: 150 });
     const { error } = await collect(llm.stream({ messages: USER }));
