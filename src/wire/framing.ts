@@ -184,6 +184,8 @@ export interface Framing {
 }
 
 const HEAD_CHARS = 120;
+/** Enough characters after leading whitespace for {@link sniffFormat} to decide (`retry:` is 6). */
+const SNIFF_CHARS = 8;
 const SSE_FIELDS = ['data', 'event', 'id', 'retry'];
 
 /**
@@ -216,14 +218,20 @@ const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === LF || 
  * Unlike `EventSource`, a last message whose blank line never came is still delivered at `end()` (a cut
  * one then fails to decode, as a cut NDJSON line does). An SSE message's size is capped in UTF-16
  * units of its lines (each line on its own in exact UTF-8 bytes).
+ *
+ * With format `'auto'`, chunks are held until the first non-whitespace characters tell the format;
+ * each character is scanned once. More than `maxLineBytes` UTF-16 units of held leading whitespace
+ * decides NDJSON, so an over-long whitespace line is reported as such and memory stays bounded.
  */
 export function createFraming(options: FramingOptions): Framing {
   const { maxLineBytes, onDocument, onTooLong } = options;
   let format: WireFormat | undefined = options.format === 'auto' ? undefined : options.format;
   let decoder: TextDecoder | undefined;
   let started = false;
-  let undecided = '';
-  let undecidedSpace = 0;
+  /** Chunks held until the format is known: leading whitespace and at most a few sniffed characters. */
+  let held: string[] = [];
+  let heldUnits = 0;
+  let sniffText = '';
   let head = '';
 
   // SSE state: messages are numbered from 1; one that grows over the cap is dropped whole.
@@ -297,23 +305,33 @@ export function createFraming(options: FramingOptions): Framing {
     },
   });
 
+  /** Decides the format: the held pieces go through the splitter in order, never joined. */
+  function decide(to: WireFormat): void {
+    format = to;
+    const pieces = held;
+    held = [];
+    heldUnits = 0;
+    for (const piece of pieces) splitter.push(piece);
+  }
+
   function pushText(text: string): void {
     if (!started) {
       if (text === '') return;
       started = true;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
-    if (head.length < HEAD_CHARS) {
-      const from = head === '' ? skipSpace(text) : 0;
-      if (from < text.length) head += text.slice(from, from + HEAD_CHARS - head.length);
-    }
+    // Only the new chunk is scanned for the first non-space character, and only until one is seen.
+    const from = head === '' ? skipSpace(text) : 0;
+    if (head.length < HEAD_CHARS && from < text.length) head += text.slice(from, from + HEAD_CHARS - head.length);
     if (format === undefined) {
-      undecided += text;
-      undecidedSpace = skipSpace(undecided, undecidedSpace);
-      format = sniffFormat(undecided.slice(undecidedSpace, undecidedSpace + 8));
-      if (format === undefined) return;
-      text = undecided;
-      undecided = '';
+      if (text === '') return;
+      held.push(text);
+      heldUnits += text.length;
+      if (from < text.length && sniffText.length < SNIFF_CHARS) sniffText += text.slice(from, from + SNIFF_CHARS - sniffText.length);
+      const sniffed = sniffFormat(sniffText);
+      if (sniffed !== undefined) decide(sniffed);
+      else if (heldUnits > maxLineBytes) decide('ndjson');
+      return;
     }
     splitter.push(text);
   }
@@ -328,12 +346,7 @@ export function createFraming(options: FramingOptions): Framing {
     },
     end() {
       if (decoder) pushText(decoder.decode());
-      if (format === undefined) {
-        format = 'ndjson';
-        const text = undecided;
-        undecided = '';
-        splitter.push(text);
-      }
+      if (format === undefined) decide('ndjson');
       splitter.end();
       if (format === 'sse' && !droppingMessage) sseParser().feed('\n');
     },

@@ -222,3 +222,83 @@ describe('format sniffing', () => {
     expect(frame(['da']).format).toBe('ndjson');
   });
 });
+
+describe('leading whitespace before the format is known', () => {
+  /**
+   * Runs `body` with `String.prototype.charCodeAt` counted. A run of calls on strings of one length is
+   * charged that length once: reading a string built by concatenation costs its whole length (V8
+   * flattens it), so re-reading a growing buffer on every chunk shows up here as quadratic work.
+   */
+  function countTouches(body: () => void): { touched: number; longest: number } {
+    const original = String.prototype.charCodeAt;
+    let touched = 0;
+    let longest = 0;
+    let lastLength = -1;
+    String.prototype.charCodeAt = function (this: string, index: number): number {
+      const { length } = this;
+      if (length !== lastLength) {
+        touched += length;
+        lastLength = length;
+        if (length > longest) longest = length;
+      }
+      return original.call(this, index);
+    };
+    try {
+      body();
+    } finally {
+      String.prototype.charCodeAt = original;
+    }
+    return { touched, longest };
+  }
+
+  it('scans each character of 1 MiB of leading blank lines in 16 KiB pieces a constant number of times', () => {
+    const piece = (' '.repeat(63) + '\n').repeat(256); // 16 KiB
+    const pieces = 64;
+    const docs: Array<[number, string]> = [];
+    const { touched, longest } = countTouches(() => {
+      const framing = createFraming({
+        format: 'auto',
+        maxLineBytes: 16 * 1024 * 1024,
+        onDocument: (text, n) => void docs.push([n, text]),
+        onTooLong: () => undefined,
+      });
+      for (let i = 0; i < pieces; i++) framing.push(piece);
+      framing.push('{"a":1}\n');
+      framing.end();
+    });
+    const total = piece.length * pieces;
+    expect(longest).toBeLessThanOrEqual(piece.length);
+    expect(touched).toBeLessThan(4 * total);
+    expect(docs).toEqual([[pieces * 256 + 1, '{"a":1}']]);
+  });
+
+  it('decides NDJSON once more than maxLineBytes of whitespace is held, keeping line numbers', () => {
+    const docs: Array<[number, string]> = [];
+    const framing = createFraming({
+      format: 'auto',
+      maxLineBytes: 1024,
+      onDocument: (text, n) => void docs.push([n, text]),
+      onTooLong: () => undefined,
+    });
+    for (let i = 0; i < 8; i++) framing.push('\r\n'.repeat(50) + ' \t\n'.repeat(50)); // 250 units, 100 lines
+    expect(framing.format).toBe('ndjson');
+    framing.push(rpc('TextDelta', { text: 'a' }) + '\n');
+    framing.end();
+    expect(docs).toEqual([[801, rpc('TextDelta', { text: 'a' })]]);
+  });
+
+  it('reports an over-long line of leading spaces as line-too-long once the cap decides NDJSON', () => {
+    const { docs, errors, format } = frame([' '.repeat(600), ' '.repeat(600), '\n{"a":1}\n'], 'auto', 1000);
+    expect(format).toBe('ndjson');
+    expect(errors.map((e) => [e.reason, e.lineNumber])).toEqual([['line-too-long', 1]]);
+    expect(docs).toEqual([[2, '{"a":1}']]);
+  });
+
+  it('still sniffs SSE after leading blank lines within the cap, with pieces cut anywhere', () => {
+    const body = '\n'.repeat(40) + `data: ${rpc('TextDelta', { text: 'a' })}\n\n`;
+    const pieces = body.match(/[^]{1,7}/g)!;
+    const { docs, format } = frame(pieces, 'auto', 1000);
+    expect(format).toBe('sse');
+    expect(docs).toEqual([[1, rpc('TextDelta', { text: 'a' })]]);
+  });
+});
