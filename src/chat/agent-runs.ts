@@ -116,6 +116,11 @@ export class AgentRuns {
     };
   }
 
+  /** Settles once the agent's runs started so far have closed and its pending session switches are done. */
+  settled(agent: ChatAgent): Promise<void> {
+    return this.idle.get(agent) ?? Promise.resolve();
+  }
+
   /** Chains `next` after the agent's pending work; returns what was pending before it. */
   private whenIdle(agent: ChatAgent, next: Promise<void>): Promise<void> {
     const before = this.idle.get(agent) ?? Promise.resolve();

@@ -130,6 +130,12 @@ export class PagentChat extends LitElement {
   @property({ attribute: false }) frameBatching = true;
   /** Shows the wire log drawer: `src`'s raw lines as received; for every other source, each event as its NDJSON line. */
   @property({ type: Boolean, attribute: 'wire-log' }) wireLog = false;
+  /**
+   * How long a stopped run's source may take to end by itself with its own cancelled `RunEnd` (the
+   * `Agent`'s carries the last step's content and tool calls) before the element closes the run itself.
+   * @defaultValue 1000
+   */
+  @property({ attribute: false }) stopGraceMs = 1000;
 
   @property({ attribute: 'lang' }) private langAttribute: string | null = null;
   @state() private timeline: TimelineState = createTimeline();
@@ -144,17 +150,24 @@ export class PagentChat extends LitElement {
       this.apply(event);
     },
     onSettled: (outcome) => this.handleSettled(outcome),
+    stopGraceMs: () => this.stopGraceMs,
   });
   private readonly scroller = new ScrollController(this, { container: () => this.timelineEl });
   private readonly sessions = new SessionController(this, {
     onOpen: (id, messages, fromList) => {
-      this.runs.stop();
+      this.stopRunInFlight();
       this.denyPendingApprovals();
       this.timeline = timelineFromMessages(messages);
       // the agent continues the conversation shown (it restores it from the store on its next run)
       if (fromList) this.switchAgentSession(id);
     },
-    onDelete: () => this.reset(),
+    onDelete: async () => {
+      // the run stops and the agent saves its cut turn and moves to a new conversation before the delete,
+      // so nothing writes the deleted conversation back
+      const agent = this.agent;
+      this.reset();
+      if (agent) await this.agentRuns.settled(agent);
+    },
     onError: (err) => this.reportError(err),
   });
   private srcClient: { url: string; client: ChatClient } | undefined;
@@ -212,9 +225,14 @@ export class PagentChat extends LitElement {
     if (source) void this.runs.start(source);
   }
 
-  /** Stops the run in flight: it ends as cancelled and its partial answer stays, marked stopped. */
+  /**
+   * Stops the run in flight: it ends as cancelled and its partial answer stays, marked stopped. The
+   * source's own cancelled `RunEnd` is kept when it sends one within `stopGraceMs`. A run opened by
+   * `push()` alone is closed as cancelled at once.
+   */
   stop(): void {
-    this.runs.stop();
+    if (this.runs.running) this.runs.stop();
+    else if (this.timeline.runOpen) this.handleSettled({ aborted: true, error: undefined, current: true });
   }
 
   /**
@@ -222,7 +240,7 @@ export class PagentChat extends LitElement {
    * an `agent` with `useSession` switches to a new session id (so its next run starts without history).
    */
   reset(): void {
-    this.runs.stop();
+    this.runs.abandon();
     this.denyPendingApprovals();
     this.timeline = createTimeline();
     this.wireLines = [];
@@ -391,7 +409,7 @@ export class PagentChat extends LitElement {
   /** Stops a run still in flight and closes it as cancelled now, before another one starts. */
   private stopRunInFlight(): void {
     if (!this.runs.running) return;
-    this.runs.stop();
+    this.runs.abandon();
     this.handleSettled({ aborted: true, error: undefined, current: true });
   }
 
@@ -408,8 +426,15 @@ export class PagentChat extends LitElement {
     }
     const message = outcome.error instanceof Error ? outcome.error.message : 'The stream ended before the run did';
     const code = outcome.error instanceof PagentError ? outcome.error.code : outcome.error === undefined ? 'truncated' : 'network';
-    this.apply({ method: 'RunError', params: { message, code } });
+    if (!this.runFailed()) this.apply({ method: 'RunError', params: { message, code } });
     this.apply({ method: 'RunEnd', params: { ...empty, stop_reason: 'error' } });
+  }
+
+  /** True when the open run already has its `RunError`. */
+  private runFailed(): boolean {
+    const { items, run } = this.timeline;
+    for (let i = items.length - 1; i >= 0 && items[i]!.run === run; i--) if (items[i]!.kind === 'error') return true;
+    return false;
   }
 
   private decide(callId: string, approved: boolean): void {

@@ -23,6 +23,12 @@ export interface RunOutcome {
 export interface RunControllerOptions {
   onEvent(event: WireEvent | UnknownEvent): void;
   onSettled(outcome: RunOutcome): void;
+  /**
+   * How long a stopped run's source may take to end by itself (sending its own cancelled `RunEnd`)
+   * before it is closed.
+   * @defaultValue 1000
+   */
+  stopGraceMs?: () => number;
 }
 
 /** The reactive controller behind `<pagent-chat>`'s runs. */
@@ -37,37 +43,53 @@ export class RunController implements ReactiveController {
     host.addController(this);
   }
 
-  /** True while a run is in flight. */
+  /** True while a run is in flight (also while a stopped one is still ending). */
   get running(): boolean {
     return this.abort !== undefined;
   }
 
-  /** Starts a run, aborting the one in flight. Resolves when it settles (never rejects). */
+  /** Starts a run, abandoning the one in flight. Resolves when it settles (never rejects). */
   async start(source: RunSource): Promise<void> {
-    this.stop();
+    this.abandon();
     const id = ++this.id;
     const abort = new AbortController();
     this.abort = abort;
     this.host.requestUpdate();
     let error: unknown;
     let iterator: AsyncIterator<WireEvent | UnknownEvent> | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       iterator = source(abort.signal)[Symbol.asyncIterator]();
-      const aborted = new Promise<'aborted'>((resolve) => abort.signal.addEventListener('abort', () => resolve('aborted'), { once: true }));
+      // Stopped: the source gets a grace period to end by itself; abandoned (a newer run): none.
+      const cutOff = new Promise<'cut'>((resolve) =>
+        abort.signal.addEventListener(
+          'abort',
+          () => {
+            if (id !== this.id) return resolve('cut');
+            timer = setTimeout(() => resolve('cut'), this.options.stopGraceMs?.() ?? 1000);
+          },
+          { once: true },
+        ),
+      );
+      const superseded = new Promise<'cut'>((resolve) => (this.onAbandon = (abandoned) => abandoned === id && resolve('cut')));
       for (;;) {
-        // A source that ignores the signal still stops at the abort: stop reading and close it.
-        const next = await Promise.race([iterator.next(), aborted]);
-        if (next === 'aborted') {
+        // A source that ignores the signal still stops: stop reading and close it.
+        const next = await Promise.race([iterator.next(), cutOff, superseded]);
+        if (next === 'cut') {
           void iterator.return?.()?.catch(() => undefined);
           break;
         }
         if (next.done) break;
-        if (id !== this.id) continue;
+        if (id !== this.id) {
+          void iterator.return?.()?.catch(() => undefined);
+          break;
+        }
         this.options.onEvent(next.value);
       }
     } catch (err) {
       if (!abort.signal.aborted) error = err;
     } finally {
+      clearTimeout(timer);
       const current = id === this.id;
       if (current) this.abort = undefined;
       this.options.onSettled({ aborted: abort.signal.aborted, error, current });
@@ -75,12 +97,21 @@ export class RunController implements ReactiveController {
     }
   }
 
-  /** Aborts the run in flight, if any. */
+  private onAbandon: ((id: number) => void) | undefined;
+
+  /** Stops the run in flight, if any: its source may still deliver its last events (its own `RunEnd`). */
   stop(): void {
+    this.abort?.abort();
+  }
+
+  /** Aborts the run in flight, if any, and drops whatever it still sends; its outcome is not current. */
+  abandon(): void {
     const abort = this.abort;
     if (!abort) return;
     this.abort = undefined;
+    const id = this.id++;
     abort.abort();
+    this.onAbandon?.(id);
   }
 
   hostConnected(): void {}

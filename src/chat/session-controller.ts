@@ -21,7 +21,8 @@ export interface ChatStore {
 export interface SessionControllerOptions {
   /** A conversation was opened: from the list (`fromList`), or by {@link SessionController.open} otherwise. */
   onOpen(id: string, messages: readonly ChatMessage[], fromList: boolean): void;
-  onDelete(id: string): void;
+  /** The open conversation is being deleted: the store deletes it once this settles. */
+  onDelete(id: string): void | Promise<void>;
   onError(err: unknown): void;
 }
 
@@ -98,11 +99,11 @@ export class SessionController implements ReactiveController {
 
   private async remove(id: string): Promise<void> {
     try {
-      await this.store?.delete(id);
       if (this.openId === id) {
         this.openId = undefined;
-        this.options.onDelete(id);
+        await this.options.onDelete(id);
       }
+      await this.store?.delete(id);
     } catch (err) {
       this.options.onError(err);
     }

@@ -269,3 +269,68 @@ describe('<pagent-chat> continuing stored conversations with an Agent', () => {
     await until(() => current(el).length === 1, 'the highlight');
   });
 });
+
+describe('<pagent-chat> stopping and deleting Agent runs', () => {
+  it('deleting the conversation that is streaming keeps it deleted once the cancelled run has saved', async () => {
+    const store = createSessionStore({ name: unique('chat-delete-live') });
+    const llm = recordingModel((n) => n === 2);
+    const agent = new Agent({ llm, store, sessionId: 'B' });
+    const errors: string[] = [];
+    const el = await chatFixture((c) => {
+      c.store = store;
+      c.agent = agent;
+    });
+    el.addEventListener('pagent-error', (e) => errors.push(e.detail.error.message));
+    // the element first opens the (still empty) conversation the agent continues
+    await new Promise((r) => setTimeout(r, 50));
+    el.send('first');
+    await until(() => answers(el).at(-1) === 'reply 1', 'the first answer');
+    await until(() => $$(el, '[part="session"]').length === 1, 'the conversation in the list');
+    el.send('second');
+    await until(() => llm.requests.length === 2 && el.streaming, 'the streaming second run');
+    $<HTMLButtonElement>(el, '[part="session-delete"]')!.click();
+    await until(() => $$(el, '[part="session"]').length === 0, 'the deletion');
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await store.list()).map((s) => s.id)).not.toContain('B');
+    expect(await store.load('B')).toBeUndefined();
+    expect(agent.sessionId).not.toBe('B');
+    expect(errors).toEqual([]);
+    el.send('third');
+    await until(() => answers(el).at(-1) === 'reply 3', 'an answer in the new conversation');
+    expect(llm.requests[2]).toEqual([{ role: 'user', content: 'third' }]);
+  });
+
+  it("Stop during a tool call keeps the Agent's own cancelled RunEnd with the step's content and tool calls", async () => {
+    let release!: () => void;
+    const slow = tool({
+      name: 'slow',
+      description: '',
+      parameters: { type: 'object' },
+      execute: (_args: unknown, ctx?: { signal?: AbortSignal }) =>
+        new Promise<string>((resolve, reject) => {
+          release = () => resolve('late');
+          ctx?.signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+        }),
+    });
+    const el = await chatFixture((c) => {
+      c.stopGraceMs = 2000;
+      c.agent = new Agent({ llm: scriptedModel([{ text: ['Checking.'], calls: [['c1', 'slow', '{}']] }]), tools: [slow] });
+    });
+    const ends: Array<Record<string, unknown>> = [];
+    el.addEventListener('pagent-run-end', (e) => ends.push(e.detail.params as unknown as Record<string, unknown>));
+    el.send('Go');
+    await until(() => toolCards(el).length === 1 && release !== undefined, 'the running tool');
+    el.stop();
+    await until(() => ends.length === 1, 'the run end');
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    expect(ends).toHaveLength(1);
+    expect(ends[0]).toMatchObject({
+      stop_reason: 'cancelled',
+      content: 'Checking.',
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'slow', arguments: '{}' } }],
+    });
+    expect(el.streaming).toBe(false);
+    expect($$(el, '[part="stopped"]')).toHaveLength(1);
+  });
+});

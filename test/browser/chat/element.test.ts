@@ -362,3 +362,75 @@ describe('<pagent-chat> wire log for every source', () => {
     ]);
   });
 });
+
+describe('<pagent-chat> stop then send', () => {
+  /** A source that starts a run, streams a partial answer, then waits for the abort without ending the run. */
+  async function* hanging(signal?: AbortSignal): AsyncGenerator<WireEvent> {
+    yield { method: 'RunBegin', params: { user_input: 'first' } };
+    yield { method: 'TurnBegin', params: { turn: 0 } };
+    yield { method: 'TextDelta', params: { text: 'partial answer' } };
+    await new Promise((resolve) => signal?.addEventListener('abort', resolve, { once: true }) ?? setTimeout(resolve, 60_000));
+  }
+
+  it('"Regenerate" (stop, then send at once) shows the old run stopped with its partial answer and ends it once, as cancelled', async () => {
+    const el = await chatFixture((c) => {
+      c.stopGraceMs = 20;
+      c.client = {
+        stream: async function* () {
+          yield* textRun('again', ['new answer']);
+        },
+      };
+    });
+    const ends: string[] = [];
+    el.addEventListener('pagent-run-end', (e) => ends.push(String(e.detail.params.stop_reason)));
+    const run = el.consume(hanging());
+    await until(() => answers(el)[0]?.startsWith('partial') === true, 'the partial answer');
+    el.stop();
+    el.send('again');
+    await run;
+    await until(() => ends.length === 2, 'the new run to end');
+    await el.updateComplete;
+    expect(ends).toEqual(['cancelled', 'no_tool_calls']);
+    expect(answers(el)).toEqual(['partial answer', 'new answer']);
+    expect($$(el, '[part="stopped"]')).toHaveLength(1);
+    expect($$(el, '[part~="error"]')).toEqual([]);
+    expect($$(el, '[part~="user"]').map((u) => u.textContent!.trim())).toEqual(['first', 'again']);
+  });
+
+  it('a new run right after stop() with a RunBegin closes the old one as cancelled, not failed', async () => {
+    const el = await chatFixture((c) => (c.stopGraceMs = 20));
+    const ends: string[] = [];
+    el.addEventListener('pagent-run-end', (e) => ends.push(String(e.detail.params.stop_reason)));
+    const first = el.consume(hanging());
+    await until(() => answers(el)[0]?.startsWith('partial') === true, 'the partial answer');
+    el.stop();
+    const second = el.consume((async function* () {
+      yield* textRun('second', ['done']);
+    })());
+    await Promise.all([first, second]);
+    await el.updateComplete;
+    expect(ends).toEqual(['cancelled', 'no_tool_calls']);
+    expect($$(el, '[part="stopped"]')).toHaveLength(1);
+    expect($$(el, '[part~="error"]')).toEqual([]);
+    expect(answers(el)).toEqual(['partial answer', 'done']);
+  });
+
+  it('stop() ends a run opened only by push() as cancelled, and the composer leaves Stop mode', async () => {
+    const el = await chatFixture();
+    const ends: string[] = [];
+    el.addEventListener('pagent-run-end', (e) => ends.push(String(e.detail.params.stop_reason)));
+    await pushAll(el, [
+      { method: 'RunBegin', params: { user_input: 'hi' } },
+      { method: 'TextDelta', params: { text: 'half' } },
+    ]);
+    expect(el.streaming).toBe(true);
+    expect($(el, '[part~="stop-button"]')).not.toBeNull();
+    el.stop();
+    await el.updateComplete;
+    expect(ends).toEqual(['cancelled']);
+    expect(el.streaming).toBe(false);
+    expect($(el, '[part~="stop-button"]')).toBeNull();
+    expect($(el, '[part~="send-button"]')).not.toBeNull();
+    expect($$(el, '[part="stopped"]')).toHaveLength(1);
+  });
+});
