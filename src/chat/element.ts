@@ -128,7 +128,10 @@ export class PagentChat extends LitElement {
   @property({ attribute: false }) allowImage: ((url: URL) => boolean) | undefined;
   /** Batches renders to one per animation frame; switch off for deterministic tests. */
   @property({ attribute: false }) frameBatching = true;
-  /** Shows the wire log drawer: `src`'s raw lines as received; for every other source, each event as its NDJSON line. */
+  /**
+   * Shows the wire log drawer: `src`'s raw lines as received; for every other source, each event as its
+   * NDJSON line. Lines are kept only while it is on (it shows what arrived since it was switched on).
+   */
   @property({ type: Boolean, attribute: 'wire-log' }) wireLog = false;
   /**
    * How long a stopped run's source may take to end by itself with its own cancelled `RunEnd` (the
@@ -452,6 +455,7 @@ export class PagentChat extends LitElement {
 
   /** Logs an event that came without a raw line (agent, client, push, consume) as its NDJSON line, encoded when shown. */
   private logEvent(event: WireEvent | UnknownEvent): void {
+    if (!this.wireLog) return;
     let text: string | undefined;
     this.addWireLine({
       n: ++this.wireLineCount,
@@ -466,13 +470,16 @@ export class PagentChat extends LitElement {
   }
 
   private addWireLine(line: WireLogLine): void {
+    // nothing is kept while the log is off (a line can hold a large StepEnd / RunEnd)
+    if (!this.wireLog) return;
     this.wireLines.push(line);
     // trimmed in bulk, so keeping the newest lines costs O(1) per line
     if (this.wireLines.length > 2 * WIRE_LOG_LIMIT) this.wireLines = this.wireLines.slice(-WIRE_LOG_LIMIT);
-    if (this.wireLog) this.requestUpdate();
+    this.requestUpdate();
   }
 
   private markLine(error: string): void {
+    if (!this.wireLog) return;
     const last = this.wireLines[this.wireLines.length - 1];
     if (last) last.error = error;
     this.requestUpdate();

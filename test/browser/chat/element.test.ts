@@ -363,6 +363,23 @@ describe('<pagent-chat> wire log for every source', () => {
   });
 });
 
+describe('<pagent-chat> wire log while off', () => {
+  it('keeps no lines while the wire log is off, and shows the events that arrive once it is on', async () => {
+    const el = await chatFixture();
+    await pushAll(el, textRun('before', ['not ', 'logged']));
+    el.wireLog = true;
+    await el.updateComplete;
+    el.push({ method: 'RunBegin', params: { user_input: 'after' } });
+    await el.updateComplete;
+    $<HTMLDetailsElement>(el, '[part="wire-log"]')!.open = true;
+    await until(() => $(el, '[part="wire-log"] ol') !== null, 'the open drawer');
+    expect($$(el, '[part~="wire-line"] code').map((c) => c.textContent)).toEqual([
+      '{"jsonrpc":"2.0","method":"RunBegin","params":{"user_input":"after"}}',
+    ]);
+    expect($(el, '[part="wire-log"] summary')!.textContent).toBe('Wire log (1)');
+  });
+});
+
 describe('<pagent-chat> stop then send', () => {
   /** A source that starts a run, streams a partial answer, then waits for the abort without ending the run. */
   async function* hanging(signal?: AbortSignal): AsyncGenerator<WireEvent> {
