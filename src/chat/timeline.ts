@@ -433,7 +433,10 @@ export function currentAnswer(state: TimelineState): string {
 export function timelineFromMessages(messages: readonly ChatMessage[]): TimelineState {
   let s: TimelineState = createTimeline();
   const events: WireEvent[] = [];
+  /** The pending run already has a step or a tool event, so the next assistant message starts a turn. */
+  let stepped = false;
   const flush = (): void => {
+    stepped = false;
     if (events.length === 0) return;
     events.push({ method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null } });
     for (const event of events) s = reduceTimeline(s, event);
@@ -447,11 +450,12 @@ export function timelineFromMessages(messages: readonly ChatMessage[]): Timeline
       events.push({ method: 'RunBegin', params: { user_input: m.content } }, { method: 'TurnBegin', params: { turn: 0 } });
     } else if (m.role === 'assistant') {
       if (events.length === 0) events.push({ method: 'RunBegin', params: { user_input: '' } }, { method: 'TurnBegin', params: { turn: 0 } });
-      else if (events.some((x) => x.method === 'ToolResult' || x.method === 'ToolCallBegin' || x.method === 'StepEnd')) {
+      else if (stepped) {
         turn += 1;
         events.push({ method: 'TurnBegin', params: { turn } });
       }
       const calls = m.tool_calls ?? [];
+      stepped = true;
       events.push({
         method: 'StepEnd',
         params: { content: m.content ?? '', tool_calls: calls, reasoning_content: m.reasoning_content ?? '', usage: null },
@@ -460,6 +464,7 @@ export function timelineFromMessages(messages: readonly ChatMessage[]): Timeline
         events.push({ method: 'ToolCallBegin', params: { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments } });
       }
     } else if (m.role === 'tool') {
+      stepped = true;
       events.push({ method: 'ToolResult', params: { tool_call_id: m.tool_call_id, name: '', content: m.content } });
     }
   }

@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../../../src/agent/messages.js';
 import { decodeWireStream } from '../../../src/wire/decode-stream.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 import {
@@ -209,6 +210,27 @@ describe('timeline reducer', () => {
     expect(kinds(s).filter((k) => k !== 'run-end')).toEqual(['user', 'tool', 'turn', 'answer', 'user', 'reasoning', 'answer']);
     expect(only(s, 'tool')[0]!.result).toBe('18');
     expect(only(s, 'answer').map((a) => blockText(a.text))).toEqual(['It is 18 °C.', 'You are welcome.']);
+    expect(s.runOpen).toBe(false);
+  });
+
+  it('rebuilds a long stored run (thousands of tool steps after one user message) with one turn per step', () => {
+    const steps = 3_000;
+    const messages: ChatMessage[] = [{ role: 'user', content: 'Count files' }];
+    for (let i = 0; i < steps; i++) {
+      messages.push(
+        { role: 'assistant', content: null, tool_calls: [{ id: `c${i}`, type: 'function', function: { name: 'ls', arguments: `{"n":${i}}` } }] },
+        { role: 'tool', tool_call_id: `c${i}`, content: String(i) },
+      );
+    }
+    messages.push({ role: 'assistant', content: 'Done.' }, { role: 'user', content: 'Thanks' }, { role: 'assistant', content: 'Welcome.' });
+    const s = timelineFromMessages(messages);
+    const turns = s.items.filter((i): i is Extract<TimelineItem, { kind: 'turn' }> => i.kind === 'turn');
+    expect(turns.map((t) => t.turn)).toEqual(Array.from({ length: steps }, (_, i) => i + 1));
+    const tools = only(s, 'tool');
+    expect(tools).toHaveLength(steps);
+    expect(tools.every((t, i) => t.status === 'ok' && t.result === String(i))).toBe(true);
+    expect(only(s, 'answer').map((x) => blockText(x.text))).toEqual(['Done.', 'Welcome.']);
+    expect(kinds(s).slice(-4)).toEqual(['run-end', 'user', 'answer', 'run-end']);
     expect(s.runOpen).toBe(false);
   });
 });
