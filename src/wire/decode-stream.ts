@@ -18,6 +18,14 @@ export interface DecodeStreamOptions extends WireDecoderOptions {
   idleTimeoutMs?: number | undefined;
 }
 
+/**
+ * A body error after which data already received was dropped: reported as a failed run even between
+ * runs (a plain read error between runs adds nothing).
+ */
+export class DataLostError extends Error {
+  override readonly name = 'DataLostError';
+}
+
 type Step =
   | { kind: 'chunk'; value: Uint8Array }
   | { kind: 'done' }
@@ -103,7 +111,7 @@ async function* iterate(
         else {
           const message = `Network error while reading the stream: ${errorText(step.error)}`;
           if (decoder.runOpen) decoder.fail('network', message);
-          else if (delivered + queue.length === 0) queueNetworkRun(queue, message);
+          else if (delivered + queue.length === 0 || step.error instanceof DataLostError) queueNetworkRun(queue, message);
         }
         decoder.cancel();
         yield* queue.splice(0);

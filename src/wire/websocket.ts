@@ -1,11 +1,25 @@
 /**
  * `decodeWebSocket`: NDJSON lines carried in WebSocket frames → the same events as an HTTP stream.
  */
-import { decodeWireStream, type DecodeStreamOptions } from './decode-stream.js';
+import { DataLostError, decodeWireStream, type DecodeStreamOptions } from './decode-stream.js';
 import type { UnknownEvent, WireEvent } from './events.js';
 
 /** Options of {@link decodeWebSocket}: those of `decodeWireStream` except `format` (always NDJSON). */
-export type DecodeWebSocketOptions = Omit<DecodeStreamOptions, 'format'>;
+export interface DecodeWebSocketOptions extends Omit<DecodeStreamOptions, 'format'> {
+  /**
+   * Most bytes of received frames held unread (the server sends faster than events are consumed).
+   * Past it the socket is closed with code 4009 (1009 "message too big" is reserved to the browser)
+   * and the run ends with `RunError{code: "network"}` + `RunEnd`; the unread frames are dropped.
+   * @defaultValue 16 MiB (`16 * 1024 * 1024`)
+   */
+  maxBufferedBytes?: number | undefined;
+}
+
+/** The default of {@link DecodeWebSocketOptions.maxBufferedBytes}: 16 MiB. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+
+/** Close code sent when the unread frames pass `maxBufferedBytes` (private-use mirror of 1009). */
+const BUFFER_FULL_CODE = 4009;
 
 /**
  * Decodes the frames of a WebSocket as one NDJSON stream: frames are concatenated, so a frame may hold
@@ -20,6 +34,9 @@ export type DecodeWebSocketOptions = Omit<DecodeStreamOptions, 'format'>;
  *   its own: `RunBegin`, `RunError{code: "network"}`, `RunEnd`;
  * - aborting `options.signal` or breaking out of `for await` closes the socket (code 1000); an open run
  *   ends with `RunEnd{stop_reason: "cancelled"}`;
+ * - more than `maxBufferedBytes` of frames waiting unread → the socket is closed (code 4009) and the
+ *   unread frames dropped; the open run (or, between runs, a run of its own) gets
+ *   `RunError{code: "network"}` + `RunEnd`;
  * - `idleTimeoutMs`: a stall inside a run ends it with `RunError{code: "timeout"}` and closes the socket.
  *
  * Sets `socket.binaryType` to `"arraybuffer"`.
@@ -38,6 +55,7 @@ export function decodeWebSocket(
 ): AsyncIterable<WireEvent>;
 export function decodeWebSocket(socket: WebSocket, options?: DecodeWebSocketOptions): AsyncIterable<WireEvent | UnknownEvent>;
 export function decodeWebSocket(socket: WebSocket, options: DecodeWebSocketOptions = {}): AsyncIterable<WireEvent | UnknownEvent> {
+  const { maxBufferedBytes = DEFAULT_MAX_BUFFERED_BYTES, ...streamOptions } = options;
   const encoder = new TextEncoder();
   let failure: string | undefined;
   let settled = false;
@@ -47,6 +65,16 @@ export function decodeWebSocket(socket: WebSocket, options: DecodeWebSocketOptio
     const data: unknown = event.data;
     if (typeof data === 'string') controller.enqueue(encoder.encode(data));
     else if (data instanceof ArrayBuffer) controller.enqueue(new Uint8Array(data));
+    else return;
+    // desiredSize is maxBufferedBytes minus the bytes queued unread
+    if ((controller.desiredSize ?? 0) < 0) overflow();
+  };
+  const overflow = (): void => {
+    detach();
+    socket.close(BUFFER_FULL_CODE, 'buffer limit');
+    controller.error(
+      new DataLostError(`WebSocket ${socket.url} closed: more than maxBufferedBytes (${maxBufferedBytes} bytes) arrived unread`),
+    );
   };
   const onError = (): void => {
     failure ??= `WebSocket ${socket.url} failed`;
@@ -81,7 +109,7 @@ export function decodeWebSocket(socket: WebSocket, options: DecodeWebSocketOptio
     },
     // The decoder cancels the body on break, abort and stall: that closes the socket.
     cancel: close,
-  });
+  }, new ByteLengthQueuingStrategy({ highWaterMark: maxBufferedBytes }));
 
   socket.binaryType = 'arraybuffer';
   if (socket.readyState === socket.CLOSED) {
@@ -95,5 +123,5 @@ export function decodeWebSocket(socket: WebSocket, options: DecodeWebSocketOptio
     options.signal?.addEventListener('abort', close, { once: true });
   }
 
-  return decodeWireStream(body, { ...options, format: 'ndjson' });
+  return decodeWireStream(body, { ...streamOptions, format: 'ndjson' });
 }

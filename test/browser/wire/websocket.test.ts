@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEventLine, decodeWebSocket, type WireEvent } from '../../../src/index.js';
 import type { WireSocketScript } from '../../server/wire.js';
-import { api, collect, methods, projectRuns, rpc, serverSawClose, uniqueId, VICTOR_REFERENCE_RUN } from './client-helpers.js';
+import { api, closeRecord, collect, methods, projectRuns, rpc, serverSawClose, uniqueId, VICTOR_REFERENCE_RUN } from './client-helpers.js';
 import { randomPieces } from '../../helpers/random.js';
 
 import toolStream from '../../fixtures/pagent/tool_stream.ndjson?raw';
@@ -127,5 +127,54 @@ describe('decodeWebSocket', () => {
     expect(methods(events)).toEqual(['RunBegin', 'TurnBegin', 'TextDelta', 'RunError', 'RunEnd']);
     expect(events[3]?.params).toMatchObject({ code: 'timeout' });
     expect(await serverSawClose(id)).toMatchObject({ closed: true, finishedByServer: false });
+  });
+
+  describe('with a consumer slower than the server', () => {
+    const deltas = Array.from({ length: 60 }, (_, i) => rpc('TextDelta', { text: `piece ${i} `.padEnd(80, '.') }) + '\n');
+
+    /** Takes one event, waits until the socket is gone, then drains the rest. */
+    async function readSlowly(socket: WebSocket, id: string, maxBufferedBytes: number): Promise<WireEvent[]> {
+      const iterator = decodeWebSocket(socket, { maxBufferedBytes })[Symbol.asyncIterator]();
+      const first = await iterator.next();
+      const events: WireEvent[] = first.done ? [] : [first.value];
+      await serverSawClose(id);
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) events.push(next.value);
+      return events;
+    }
+
+    it('closes the socket and ends the open run with RunError{network} once more than maxBufferedBytes wait unread', async () => {
+      const id = uniqueId();
+      const socket = socketTo({ id, frames: [...opening.map((l) => l + '\n'), ...deltas], end: 'hang' });
+      const events = await readSlowly(socket, id, 1024);
+      expect(await closeRecord(id)).toMatchObject({ closed: true, finishedByServer: false, code: 4009 });
+      expect(methods(events).filter((m) => m !== 'TurnBegin' && m !== 'TextDelta')).toEqual(['RunBegin', 'RunError', 'RunEnd']);
+      const error = events.find((e) => e.method === 'RunError');
+      expect(error?.params).toMatchObject({ code: 'network', message: expect.stringContaining('maxBufferedBytes (1024 bytes)') });
+      expect(events.at(-1)?.params).toMatchObject({ stop_reason: 'error' });
+      expect(events.length).toBeLessThan(opening.length + deltas.length);
+    });
+
+    it('reports the unread data it dropped as a failed run when the limit is hit between runs', async () => {
+      const id = uniqueId();
+      const run = [rpc('RunBegin', { user_input: 'a' }), rpc('RunEnd', { content: '', tool_calls: [], reasoning_content: '', usage: null })];
+      const socket = socketTo({ id, frames: [run.join('\n') + '\n', rpc('RunBegin', { user_input: 'b' }) + '\n', ...deltas], end: 'hang' });
+      const events = await readSlowly(socket, id, 1024);
+      expect(methods(events)).toEqual(['RunBegin', 'RunEnd', 'RunBegin', 'RunError', 'RunEnd']);
+      expect(events[3]?.params).toMatchObject({ code: 'network' });
+      expect(events[4]?.params).toMatchObject({ stop_reason: 'error' });
+    });
+
+    it('keeps every frame when the unread data stays under maxBufferedBytes', async () => {
+      const id = uniqueId();
+      const frames = [...opening.map((l) => l + '\n'), ...deltas.slice(0, 5)];
+      const iterator = decodeWebSocket(socketTo({ id, frames, end: 'close' }), { maxBufferedBytes: 64 * 1024 })[Symbol.asyncIterator]();
+      const events: WireEvent[] = [];
+      const first = await iterator.next();
+      if (!first.done) events.push(first.value);
+      await serverSawClose(id);
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) events.push(next.value);
+      expect(events.slice(0, frames.length)).toEqual(frames.map((l) => decodeEventLine(l.trim())));
+      expect(events[frames.length]?.params).toMatchObject({ code: 'truncated' });
+    });
   });
 });
