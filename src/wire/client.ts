@@ -4,7 +4,7 @@
  */
 import { decodeWireStream, type DecodeStreamOptions } from './decode-stream.js';
 import type { DialectName } from './dialects/index.js';
-import type { RunEnd, UnknownEvent, WireEvent } from './events.js';
+import { failedRunEvents, type UnknownEvent, type WireEvent } from './events.js';
 import type { WireFormat } from './framing.js';
 import { httpErrorMessage, readErrorBody } from './http-error.js';
 
@@ -207,15 +207,7 @@ function* failedRun<IncludeUnknown extends boolean>(error: {
   message: string;
   status?: number;
 }): Generator<WireClientEvent<IncludeUnknown>> {
-  const end: RunEnd = {
-    method: 'RunEnd',
-    params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' },
-  };
-  const events: WireEvent[] = [
-    { method: 'RunBegin', params: { user_input: '' } },
-    { method: 'RunError', params: error },
-    end,
-  ];
+  const events: WireEvent[] = failedRunEvents(error);
   yield* events as Array<WireClientEvent<IncludeUnknown>>;
 }
 

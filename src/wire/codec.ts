@@ -3,7 +3,7 @@
  * `{"jsonrpc": "2.0", "method": <event class>, "params": {...}}`.
  */
 import { WireDecodeError } from '../errors.js';
-import { isWireMethod, validateEvent, type ToolCall, type UnknownEvent, type WireEvent } from './events.js';
+import { emptyStep, isWireMethod, validateEvent, type ToolCall, type UnknownEvent, type WireEvent } from './events.js';
 
 /** A JSON-RPC 2.0 notification carrying one event, as pagent writes it. */
 export interface RpcNotification {
@@ -72,11 +72,19 @@ export function rpcParamsToEvent(
     const normalised = { ...params, tool_calls: Array.isArray(calls) ? calls.map(toOpenAIToolCall) : calls };
     return validateEvent('StepEnd', normalised, line, lineNumber);
   }
-  if (method === 'RunEnd' && !Object.prototype.hasOwnProperty.call(params, 'content')) {
-    return validateEvent('RunEnd', { content: '', tool_calls: [], reasoning_content: '', usage: null, ...params }, line, lineNumber);
+  if (isShortRunEnd(method, params)) {
+    return validateEvent('RunEnd', { ...emptyStep(), ...params }, line, lineNumber);
   }
   if (!isWireMethod(method)) return undefined;
   return validateEvent(method, params, line, lineNumber);
+}
+
+/**
+ * Whether a notification is pagentv4's short `RunEnd{turn, stop_reason}`, which carries no step
+ * summary (no `content` field): its step fields are filled in (empty, or from the run's last step).
+ */
+export function isShortRunEnd(method: string, params: Record<string, unknown>): boolean {
+  return method === 'RunEnd' && !Object.prototype.hasOwnProperty.call(params, 'content');
 }
 
 /**

@@ -3,7 +3,7 @@
  * detection, and yields the decoder's events.
  */
 import { createWireDecoder, type WireDecoderOptions } from './decoder.js';
-import type { UnknownEvent, WireEvent } from './events.js';
+import { failedRunEvents, type UnknownEvent, type WireEvent } from './events.js';
 
 /** Options of {@link decodeWireStream}: the decoder's, plus cancellation and stall detection. */
 export interface DecodeStreamOptions extends WireDecoderOptions {
@@ -111,7 +111,7 @@ async function* iterate(
         else {
           const message = `Network error while reading the stream: ${errorText(step.error)}`;
           if (decoder.runOpen) decoder.fail('network', message);
-          else if (delivered + queue.length === 0 || step.error instanceof DataLostError) queueNetworkRun(queue, message);
+          else if (delivered + queue.length === 0 || step.error instanceof DataLostError) queue.push(...failedRunEvents({ code: 'network', message }));
         }
         decoder.cancel();
         yield* queue.splice(0);
@@ -136,16 +136,6 @@ async function* iterate(
   }
 }
 
-function queueNetworkRun(queue: Array<WireEvent | UnknownEvent>, message: string): void {
-  queue.push(
-    { method: 'RunBegin', params: { user_input: '' } },
-    { method: 'RunError', params: { code: 'network', message } },
-    {
-      method: 'RunEnd',
-      params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' },
-    },
-  );
-}
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

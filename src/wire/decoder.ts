@@ -4,7 +4,7 @@
  */
 import { WireDecodeError } from '../errors.js';
 import { createDialect, detectDialect, type DialectDecoder, type DialectName } from './dialects/index.js';
-import type { StepSummary, UnknownEvent, WireEvent } from './events.js';
+import { failedRunEvents, type StepSummary, type UnknownEvent, type WireEvent } from './events.js';
 import { createFraming, DEFAULT_MAX_LINE_BYTES, type WireFormat } from './framing.js';
 
 /** Options shared by {@link createWireDecoder}, `decodeWireStream` and `WireClient`. */
@@ -298,12 +298,7 @@ export function createWireDecoder(
       if (run) {
         closeRun('error', { code: 'truncated', message: 'The stream ended before the run did (no RunEnd)' });
       } else if (decodedDocuments === 0 && (decodeErrors > 0 || framing.garbageLines > 0)) {
-        onEvent({ method: 'RunBegin', params: { user_input: '' } });
-        onEvent({ method: 'RunError', params: { code: 'decode', message: describeUndecodable() } });
-        onEvent({
-          method: 'RunEnd',
-          params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' },
-        });
+        for (const event of failedRunEvents({ code: 'decode', message: describeUndecodable() })) onEvent(event);
       }
       closeAll();
     },

@@ -85,6 +85,27 @@ export interface RunError {
   params: { message: string; code: ErrorCode; where?: string; status?: number };
 }
 
+/**
+ * A new empty step summary: no text, no reasoning, no tool calls, `usage: null`. A fresh object on
+ * every call, so a consumer that mutates an event's params never changes another event.
+ */
+export function emptyStep(): StepSummary {
+  return { content: '', tool_calls: [], reasoning_content: '', usage: null };
+}
+
+/**
+ * The three events of a run that failed before any event of its own arrived: `RunBegin{user_input: ""}`,
+ * `RunError` with the given params, and `RunEnd` with an empty step and `stop_reason: "error"`.
+ * Fresh objects on every call.
+ */
+export function failedRunEvents(error: RunError['params']): [RunBegin, RunError, RunEnd] {
+  return [
+    { method: 'RunBegin', params: { user_input: '' } },
+    { method: 'RunError', params: error },
+    { method: 'RunEnd', params: { ...emptyStep(), stop_reason: 'error' } },
+  ];
+}
+
 /** A decoded wire event. `switch (event.method)` narrows `params`. */
 export type WireEvent =
   | RunBegin

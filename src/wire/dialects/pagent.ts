@@ -1,7 +1,7 @@
 /**
  * The pagent family dialect: pagent and pagentv4 JSON-RPC lines alike, normalised into §1's events.
  */
-import { parseRpcLine, rpcParamsToEvent } from '../codec.js';
+import { isShortRunEnd, parseRpcLine, rpcParamsToEvent } from '../codec.js';
 import type { StepSummary, UnknownEvent, WireEvent } from '../events.js';
 import type { DialectDecoder } from './index.js';
 
@@ -16,7 +16,7 @@ export function createPagentDialect(): DialectDecoder {
   return {
     decode(text, lineNumber) {
       const { method, params } = parseRpcLine(text, lineNumber);
-      const v4RunEnd = method === 'RunEnd' && !Object.prototype.hasOwnProperty.call(params, 'content');
+      const v4RunEnd = isShortRunEnd(method, params);
       const event = rpcParamsToEvent(method, params, text, lineNumber);
       if (event === undefined) {
         const unknown: UnknownEvent = { method, params, unknown: true };

@@ -8,6 +8,8 @@ import {
   WireDecodeError,
   type WireEvent,
 } from '../../../src/index.js';
+import { emptyStep, failedRunEvents } from '../../../src/wire/events.js';
+import { isShortRunEnd } from '../../../src/wire/codec.js';
 
 const fixtures = new URL('../../fixtures/', import.meta.url);
 const linesOf = (path: string): string[] =>
@@ -62,5 +64,31 @@ describe('codec', () => {
       }
     };
     expect(describeEvent({ method: 'TextDelta', params: { text: 'hi' } })).toBe('hi');
+  });
+});
+
+describe('shared run pieces', () => {
+  it('gives a fresh empty step and failed run on every call, so mutating one event leaves the next intact', () => {
+    const first = failedRunEvents({ code: 'network', message: 'down' });
+    expect(first).toEqual([
+      { method: 'RunBegin', params: { user_input: '' } },
+      { method: 'RunError', params: { code: 'network', message: 'down' } },
+      { method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' } },
+    ]);
+    const end = first[2];
+    end.params.content = 'changed';
+    end.params.tool_calls.push({ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } });
+    const step = emptyStep();
+    step.reasoning_content = 'changed';
+    expect(failedRunEvents({ code: 'network', message: 'down' })[2].params).toEqual({
+      content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error',
+    });
+    expect(emptyStep()).toEqual({ content: '', tool_calls: [], reasoning_content: '', usage: null });
+  });
+
+  it('recognises pagentv4\'s short RunEnd by its missing content', () => {
+    expect(isShortRunEnd('RunEnd', { turn: 1, stop_reason: 'no_tool_calls' })).toBe(true);
+    expect(isShortRunEnd('RunEnd', { content: '', tool_calls: [], reasoning_content: '', usage: null })).toBe(false);
+    expect(isShortRunEnd('TurnEnd', { turn: 1, stopped: true })).toBe(false);
   });
 });
