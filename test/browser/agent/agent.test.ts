@@ -10,6 +10,7 @@ import { createSessionStore } from '../../../src/store/session-store.js';
 import { PagentError } from '../../../src/errors.js';
 import type { ParamsOf, WireEvent } from '../../../src/wire/events.js';
 import type { ScriptedResponse } from '../../server/replay.js';
+import { expectValidHistory } from '../../helpers/history.js';
 
 const api = inject('apiUrl');
 
@@ -57,13 +58,6 @@ async function collect(events: AsyncIterable<WireEvent>, onEvent?: (e: WireEvent
 const paramsOf = <M extends WireEvent['method']>(events: WireEvent[], method: M): ParamsOf<M>[] =>
   events.filter((e) => e.method === method).map((e) => e.params as ParamsOf<M>);
 
-function expectValidHistory(messages: readonly ChatMessage[]): void {
-  messages.forEach((m, i) => {
-    if (m.role !== 'assistant' || !m.tool_calls?.length) return;
-    const ids = m.tool_calls.map((c) => c.id);
-    expect(messages.slice(i + 1, i + 1 + ids.length).map((r) => (r.role === 'tool' ? r.tool_call_id : r.role))).toEqual(ids);
-  });
-}
 
 describe('Agent over HTTP: cancellation', () => {
   it('abort mid-stream ends with RunEnd cancelled, no RunError, and the next request succeeds', async () => {

@@ -9,6 +9,7 @@ import { decodeEventLine } from '../../../src/wire/codec.js';
 import type { ParamsOf, WireEvent } from '../../../src/wire/events.js';
 import { PagentError, StoreError, type StoreErrorReason } from '../../../src/errors.js';
 import { call, scriptedModel } from './scripted-model.js';
+import { expectValidHistory } from '../../helpers/history.js';
 
 const add = tool<{ a: number; b: number }>({
   name: 'add',
@@ -32,15 +33,6 @@ const methods = (events: WireEvent[]): string[] => events.map((e) => e.method);
 const paramsOf = <M extends WireEvent['method']>(events: WireEvent[], method: M): ParamsOf<M>[] =>
   events.filter((e) => e.method === method).map((e) => e.params as ParamsOf<M>);
 
-/** Checks the Chat Completions rule: every assistant tool_calls message is followed by all its results. */
-function expectValidHistory(messages: readonly ChatMessage[]): void {
-  messages.forEach((m, i) => {
-    if (m.role !== 'assistant' || !m.tool_calls?.length) return;
-    const ids = m.tool_calls.map((c) => c.id);
-    const next = messages.slice(i + 1, i + 1 + ids.length);
-    expect(next.map((r) => (r.role === 'tool' ? r.tool_call_id : `<${r.role}>`))).toEqual(ids);
-  });
-}
 
 function memoryStore(initial: ChatMessage[] = []): AgentStore & { appends: ChatMessage[][]; loads: number } {
   const appends: ChatMessage[][] = [];
