@@ -33,7 +33,7 @@ function testApi(): Plugin {
   };
 }
 
-const external = [/^lit(\/|$)/, /^@lit\//, 'idb-keyval', /^eventsource-parser(\/|$)/, 'streaming-markdown'];
+const external = [/^lit(\/|$)/, /^@lit\//, 'idb-keyval', /^eventsource-parser(\/|$)/];
 
 export default defineConfig(({ mode }) => ({
   plugins: mode === 'demo' ? [demoServer()] : [testApi()],

@@ -76,18 +76,24 @@ const PAYLOADS: Record<string, string> = {
   'private-use stand-in characters': `[x](javascript:${SET}\ue000 \ue001\ue002 [y](https://ok.example/\ue000\ue002)`,
 };
 
+// Everything the renderer may create. GFM adds <del> (strikethrough) and disabled task checkboxes.
 const TAGS = new Set([
-  'P', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'EM', 'STRONG', 'S', 'CODE', 'PRE', 'UL', 'OL', 'LI', 'TABLE',
-  'THEAD', 'TBODY', 'TR', 'TH', 'TD', 'BLOCKQUOTE', 'HR', 'BR', 'A', 'SPAN', 'DIV', 'BUTTON', 'IMG',
+  'P', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'EM', 'STRONG', 'DEL', 'CODE', 'PRE', 'UL', 'OL', 'LI', 'TABLE',
+  'THEAD', 'TBODY', 'TR', 'TH', 'TD', 'BLOCKQUOTE', 'HR', 'BR', 'A', 'SPAN', 'DIV', 'BUTTON', 'IMG', 'INPUT',
 ]);
 const ATTRIBUTES: Record<string, string[]> = {
-  A: ['href', 'rel', 'target', 'referrerpolicy'],
+  A: ['href', 'title', 'rel', 'target', 'referrerpolicy'],
   BUTTON: ['type', 'part', 'aria-label', 'data-copied'],
   DIV: ['part'],
-  CODE: ['data-lang'],
+  PRE: ['part'],
+  // `language-` and the fence's first word (a class name, never markup)
+  CODE: ['class'],
   OL: ['start'],
-  SPAN: ['aria-hidden'],
-  IMG: ['alt', 'src', 'referrerpolicy', 'loading'],
+  SPAN: ['part'],
+  TH: ['align'],
+  TD: ['align'],
+  INPUT: ['type', 'disabled', 'checked', 'aria-label'],
+  IMG: ['alt', 'src', 'title', 'referrerpolicy', 'loading'],
 };
 const SAFE_PROTOCOLS = ['http:', 'https:', 'mailto:'];
 
@@ -131,6 +137,10 @@ function audit(root: HTMLElement, imagesAllowed: boolean): string[] {
     }
     if (el instanceof HTMLImageElement && !['http:', 'https:'].includes(new URL(el.src).protocol)) {
       problems.push(`image from ${el.src}`);
+    }
+    if (el instanceof HTMLInputElement && (el.type !== 'checkbox' || !el.disabled)) problems.push(`input ${el.type}`);
+    if (el.tagName === 'CODE' && el.hasAttribute('class') && !/^language-\S*$/.test(el.getAttribute('class')!)) {
+      problems.push(`code class ${el.getAttribute('class')}`);
     }
   }
   return problems;

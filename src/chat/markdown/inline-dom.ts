@@ -1,0 +1,217 @@
+/**
+ * Turns an inline tree into DOM, safely: text only ever becomes Text nodes, raw HTML is shown as its
+ * source text, a link becomes `<a href>` only when {@link linkHref} allows its URL, an image loads only
+ * when the page's `allowImage` says so. Adjacent text is one Text node (appended to, not added), and GFM
+ * email autolinks are found in it as cmark-gfm finds them (in consolidated text outside links).
+ */
+import { safeUrl } from '../safe-url.js';
+import type { Inline } from './inlines.js';
+import { normalizeUri } from './syntax.js';
+
+/** Deterministic work counters of a markdown stream, for tests and benchmarks. */
+export interface MarkdownStats {
+  /** Characters handed to the parser: each appended one, plus each one the inline parser reads (again). */
+  charsParsed: number;
+  /** DOM nodes (elements and text nodes) created. */
+  nodesCreated: number;
+  /** DOM mutations made: insertions, removals, attribute and text writes. */
+  nodesTouched: number;
+}
+
+/** What rendering needs besides the tree. */
+export interface DomContext {
+  readonly doc: Document;
+  readonly stats: MarkdownStats;
+  /** Whether an image at this (resolved, already allowed by scheme) URL may load. */
+  readonly allowImage: ((url: URL) => boolean) | undefined;
+}
+
+const ALLOWED_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
+
+/**
+ * The `href` to use for a link destination (already decoded and percent-encoded as CommonMark says), or
+ * `null` when it must stay text: only http, https, mailto and relative URLs pass, checked both as the
+ * browser will read the attribute and after {@link safeUrl}'s entity decoding and invisible-character
+ * removal. An empty destination is a link to the page itself, as in CommonMark.
+ */
+export function linkHref(destination: string): string | null {
+  if (destination === '') return '';
+  if (safeUrl(destination) === null) return null;
+  try {
+    if (!ALLOWED_SCHEMES.has(new URL(destination, 'https://relative.invalid/').protocol)) return null;
+  } catch {
+    return null;
+  }
+  return destination;
+}
+
+export function createElement<K extends keyof HTMLElementTagNameMap>(cx: DomContext, tag: K): HTMLElementTagNameMap[K] {
+  cx.stats.nodesCreated += 1;
+  return cx.doc.createElement(tag);
+}
+
+export function setAttribute(cx: DomContext, el: Element, name: string, value: string): void {
+  cx.stats.nodesTouched += 1;
+  el.setAttribute(name, value);
+}
+
+export function appendNode<N extends Node>(cx: DomContext, parent: Node, child: N): N {
+  cx.stats.nodesTouched += 1;
+  parent.appendChild(child);
+  return child;
+}
+
+/** Appends text to `parent`, extending its last child when that is a Text node. */
+export function appendText(cx: DomContext, parent: Node, s: string): void {
+  if (s === '') return;
+  const last = parent.lastChild;
+  cx.stats.nodesTouched += 1;
+  if (last !== null && last.nodeType === 3) {
+    (last as Text).appendData(s);
+  } else {
+    cx.stats.nodesCreated += 1;
+    parent.appendChild(cx.doc.createTextNode(s));
+  }
+}
+
+function link(cx: DomContext, href: string, title: string): HTMLAnchorElement {
+  const a = createElement(cx, 'a');
+  setAttribute(cx, a, 'href', href);
+  if (title !== '') setAttribute(cx, a, 'title', title);
+  setAttribute(cx, a, 'rel', 'noopener noreferrer');
+  setAttribute(cx, a, 'target', '_blank');
+  setAttribute(cx, a, 'referrerpolicy', 'no-referrer');
+  return a;
+}
+
+/** The plain text of an inline tree, as an image's alt text. */
+function plainText(first: Inline | null): string {
+  let out = '';
+  for (let n = first; n; n = n.next) {
+    if (n.type === 'text' || n.type === 'code' || n.type === 'html') out += n.literal;
+    else if (n.type === 'softbreak' || n.type === 'linebreak') out += '\n';
+    else out += plainText(n.first);
+  }
+  return out;
+}
+
+const EMAIL_LOCAL = /[A-Za-z0-9.+\-_]/;
+const ALNUM = /[A-Za-z0-9]/;
+
+/** Appends consolidated text, linking GFM email autolinks in it (cmark-gfm's postprocess_text). */
+function appendTextWithEmails(cx: DomContext, parent: Node, s: string, inLink: boolean): void {
+  let from = 0;
+  let search = 0;
+  while (!inLink) {
+    const at = s.indexOf('@', search);
+    if (at === -1) break;
+    let start = at;
+    while (start > from && EMAIL_LOCAL.test(s[start - 1]!)) start--;
+    if (start === at || (start > from && s[start - 1] === '/')) {
+      search = at + 1;
+      continue;
+    }
+    let end = at;
+    let periods = 0;
+    let ats = 0;
+    for (; end < s.length; end++) {
+      const c = s[end]!;
+      if (ALNUM.test(c)) continue;
+      if (c === '@') ats++;
+      else if (c === '.' && end < s.length - 1 && ALNUM.test(s[end + 1]!)) periods++;
+      else if (c !== '-' && c !== '_') break;
+    }
+    const lastChar = s[end - 1]!;
+    if (end - at < 2 || ats !== 1 || periods === 0 || !(/[A-Za-z]/.test(lastChar) || lastChar === '.')) {
+      search = at + 1;
+      continue;
+    }
+    while (end > at + 1 && '?!.,:*_~\'"'.includes(s[end - 1]!)) end--;
+    const email = s.slice(start, end);
+    appendText(cx, parent, s.slice(from, start));
+    const a = link(cx, normalizeUri(`mailto:${email}`), '');
+    appendText(cx, a, email);
+    appendNode(cx, parent, a);
+    from = search = end;
+  }
+  appendText(cx, parent, s.slice(from));
+}
+
+/**
+ * Renders `first` and the siblings after it, up to (not including) `stop`, into `parent`. Text merges
+ * with `parent`'s last Text node.
+ */
+export function renderInlines(cx: DomContext, first: Inline | null, stop: Inline | null, parent: Node, inLink = false): void {
+  let run = '';
+  const flush = (): void => {
+    if (run !== '') appendTextWithEmails(cx, parent, run, inLink);
+    run = '';
+  };
+  for (let n = first; n && n !== stop; n = n.next) {
+    switch (n.type) {
+      case 'text':
+        run += n.literal;
+        continue;
+      case 'softbreak':
+        run += '\n';
+        continue;
+      case 'html':
+        // Raw HTML is shown as the text it is, never parsed.
+        run += n.literal;
+        continue;
+    }
+    flush();
+    switch (n.type) {
+      case 'linebreak':
+        appendNode(cx, parent, createElement(cx, 'br'));
+        break;
+      case 'code': {
+        const code = createElement(cx, 'code');
+        appendText(cx, code, n.literal);
+        appendNode(cx, parent, code);
+        break;
+      }
+      case 'emph': case 'strong': case 'del': {
+        const el = createElement(cx, n.type === 'emph' ? 'em' : n.type === 'strong' ? 'strong' : 'del');
+        renderInlines(cx, n.first, null, el, inLink);
+        appendNode(cx, parent, el);
+        break;
+      }
+      case 'link': {
+        const href = inLink ? null : linkHref(n.destination);
+        if (href === null) {
+          // A refused URL: the link text stays, as text.
+          renderInlines(cx, n.first, null, parent, inLink);
+        } else {
+          const a = link(cx, href, n.title);
+          renderInlines(cx, n.first, null, a, true);
+          appendNode(cx, parent, a);
+        }
+        break;
+      }
+      case 'image': {
+        const alt = plainText(n.first);
+        const src = linkHref(n.destination);
+        let url: URL | undefined;
+        try {
+          url = src === null || src === '' ? undefined : new URL(src, cx.doc.baseURI);
+        } catch {
+          url = undefined;
+        }
+        if (url && (url.protocol === 'http:' || url.protocol === 'https:') && cx.allowImage?.(url) === true) {
+          const img = createElement(cx, 'img');
+          setAttribute(cx, img, 'src', src!);
+          setAttribute(cx, img, 'alt', alt);
+          if (n.title !== '') setAttribute(cx, img, 'title', n.title);
+          setAttribute(cx, img, 'referrerpolicy', 'no-referrer');
+          setAttribute(cx, img, 'loading', 'lazy');
+          appendNode(cx, parent, img);
+        } else {
+          appendText(cx, parent, alt !== '' ? alt : n.destination);
+        }
+        break;
+      }
+    }
+  }
+  flush();
+}
