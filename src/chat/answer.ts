@@ -17,6 +17,8 @@ export interface AnswerRendererOptions {
   allowImage?: (url: URL) => boolean;
   /** Label of the copy button on code blocks. */
   copyLabel?: string;
+  /** Accessible name of a task item's checkbox. */
+  taskLabel?: string;
 }
 
 /**

@@ -1,7 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { guard } from 'lit/directives/guard.js';
-import { repeat } from 'lit/directives/repeat.js';
 import { PagentError } from '../errors.js';
 import { encodeEventLine } from '../wire/codec.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
@@ -15,6 +13,7 @@ import { renderItem } from './parts/item.js';
 import { renderWireLog, type WireLogLine } from './parts/wire-log.js';
 import { RunController, type RunOutcome, type RunSource } from './run-controller.js';
 import { ScrollController } from './scroll-controller.js';
+import { TimelineChunks } from './parts/timeline-items.js';
 import { SessionController, type ChatStore } from './session-controller.js';
 import { createSrcClient } from './src-client.js';
 import { chatStyles } from './styles.js';
@@ -155,7 +154,11 @@ export class PagentChat extends LitElement {
     onSettled: (outcome) => this.handleSettled(outcome),
     stopGraceMs: () => this.stopGraceMs,
   });
-  private readonly scroller = new ScrollController(this, { container: () => this.timelineEl });
+  private readonly scroller = new ScrollController(this, {
+    container: () => this.timelineEl,
+    content: () => this.timelineEl?.querySelector<HTMLElement>('.items') ?? null,
+  });
+  private readonly rows = new TimelineChunks();
   private readonly sessions = new SessionController(this, {
     onOpen: (id, messages, fromList) => {
       this.stopRunInFlight();
@@ -312,7 +315,7 @@ export class PagentChat extends LitElement {
           aria-busy=${streaming ? 'true' : 'false'}
           tabindex="0"
         >
-          ${repeat(items, (item) => item.key, (item) => guard([item, ctx], () => renderItem(item, ctx)))}
+          <div class="items">${this.rows.render(items, ctx, renderItem)}</div>
         </div>
         ${!this.scroller.atBottom && items.length > 0
           ? html`<button part="jump-button" type="button" class="jump" @click=${() => this.scroller.jumpToLatest()}>${s.jumpToLatest}</button>`
@@ -365,7 +368,8 @@ export class PagentChat extends LitElement {
     this.cachedContext = {
       strings,
       locale: resolveLocale(this.locale),
-      answerRenderer: (target) => createAnswerRenderer(target, { copyLabel: strings.copyCode, ...(allowImage ? { allowImage } : {}) }),
+      answerRenderer: (target) =>
+        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, ...(allowImage ? { allowImage } : {}) }),
       textRenderer: createTextRenderer,
       onApproval: (callId, approved) => this.decide(callId, approved),
       onRetry: canRetry ? (input) => this.send(input) : undefined,

@@ -56,6 +56,8 @@ export interface PagentChatStrings {
   deleteConversation: string;
   suggestions: string;
   copyCode: string;
+  /** The accessible name of a task list item's checkbox in an answer. */
+  taskItem: string;
 }
 
 const en: PagentChatStrings = {
@@ -106,6 +108,7 @@ const en: PagentChatStrings = {
   deleteConversation: 'Delete “{title}”',
   suggestions: 'Suggestions',
   copyCode: 'Copy code',
+  taskItem: 'Task',
 };
 
 const zhCN: PagentChatStrings = {
@@ -156,6 +159,7 @@ const zhCN: PagentChatStrings = {
   deleteConversation: '删除“{title}”',
   suggestions: '建议',
   copyCode: '复制代码',
+  taskItem: '任务',
 };
 
 const ja: PagentChatStrings = {
@@ -206,6 +210,7 @@ const ja: PagentChatStrings = {
   deleteConversation: '「{title}」を削除',
   suggestions: '候補',
   copyCode: 'コードをコピー',
+  taskItem: 'タスク',
 };
 
 /** The built-in locales. */

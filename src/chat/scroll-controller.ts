@@ -1,6 +1,10 @@
 /**
  * Keeps a scroll container pinned to the bottom while the reader is there; stops following as soon as
  * they scroll up (and says so through `atBottom`, for a "jump to latest" button).
+ *
+ * Following never forces a layout: a ResizeObserver on the content (and on the container) runs after the
+ * browser's own layout of the frame, once per frame, and only then moves the scroll position. Reading
+ * the scroll position happens on the reader's scroll events only.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
@@ -8,6 +12,8 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 export interface ScrollControllerOptions {
   /** Returns the scroll container once rendered. */
   container: () => HTMLElement | null | undefined;
+  /** Returns the element holding the content, whose growth is followed. @defaultValue the container's first child */
+  content?: () => HTMLElement | null | undefined;
   /** Distance from the bottom (px) still counted as "at the bottom". @defaultValue 24 */
   threshold?: number;
 }
@@ -16,16 +22,37 @@ export interface ScrollControllerOptions {
 export class ScrollController implements ReactiveController {
   /** True while the view follows new content. */
   atBottom = true;
+  /** Times the controller moved the view to the bottom (for tests: at most once per frame). */
+  follows = 0;
   private el: HTMLElement | undefined;
+  private content: HTMLElement | undefined;
+  private observer: ResizeObserver | undefined;
   private readonly threshold: number;
+  /** A smooth "jump to latest" is on its way: its scroll events do not mean the reader scrolled. */
+  private jumping: ReturnType<typeof setTimeout> | undefined;
   private readonly onScroll = (): void => {
     const el = this.el;
-    if (!el) return;
+    if (!el || this.jumping !== undefined) return;
     const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= this.threshold;
     if (atBottom !== this.atBottom) {
       this.atBottom = atBottom;
       this.host.requestUpdate();
     }
+  };
+  private readonly onScrollEnd = (): void => {
+    if (this.jumping === undefined) return;
+    clearTimeout(this.jumping);
+    this.jumping = undefined;
+    // content that arrived during the jump: catch up with it
+    this.onResize();
+  };
+  private readonly onResize = (): void => {
+    const el = this.el;
+    if (!el || !this.atBottom || this.jumping !== undefined) return;
+    // Layout is already done when resize observers run: this read does not force another one.
+    this.follows += 1;
+    // 'instant' also ends a smooth "jump to latest" still on its way to the old bottom.
+    el.scrollTo({ top: el.scrollHeight, behavior: 'instant' });
   };
 
   constructor(
@@ -38,17 +65,30 @@ export class ScrollController implements ReactiveController {
 
   hostUpdated(): void {
     const el = this.options.container() ?? undefined;
-    if (el !== this.el) {
-      this.el?.removeEventListener('scroll', this.onScroll);
-      this.el = el;
-      el?.addEventListener('scroll', this.onScroll, { passive: true });
+    const content = (this.options.content ? this.options.content() : (el?.firstElementChild as HTMLElement | null)) ?? undefined;
+    if (el === this.el && content === this.content) return;
+    this.el?.removeEventListener('scroll', this.onScroll);
+    this.el?.removeEventListener('scrollend', this.onScrollEnd);
+    this.observer?.disconnect();
+    this.el = el;
+    this.content = content;
+    if (!el) return;
+    el.addEventListener('scroll', this.onScroll, { passive: true });
+    el.addEventListener('scrollend', this.onScrollEnd);
+    if (typeof ResizeObserver === 'function') {
+      this.observer ??= new ResizeObserver(this.onResize);
+      this.observer.observe(el);
+      if (content) this.observer.observe(content);
     }
-    if (el && this.atBottom) el.scrollTop = el.scrollHeight;
   }
 
   hostDisconnected(): void {
     this.el?.removeEventListener('scroll', this.onScroll);
-    this.el = undefined;
+    this.el?.removeEventListener('scrollend', this.onScrollEnd);
+    clearTimeout(this.jumping);
+    this.jumping = undefined;
+    this.observer?.disconnect();
+    this.el = this.content = undefined;
   }
 
   /** Scrolls to the newest content and follows it again (smoothly unless reduced motion is asked for). */
@@ -58,6 +98,11 @@ export class ScrollController implements ReactiveController {
     this.host.requestUpdate();
     if (!el) return;
     const reduce = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+    if (!reduce) {
+      clearTimeout(this.jumping);
+      // scrollend ends the jump; the timer covers a browser without it
+      this.jumping = setTimeout(this.onScrollEnd, 1500);
+    }
     el.scrollTo({ top: el.scrollHeight, behavior: reduce ? 'auto' : 'smooth' });
   }
 }

@@ -91,10 +91,18 @@ export const chatStyles = css`
     flex: 1;
     overflow-y: auto;
     padding: var(--_gap);
+    overscroll-behavior: contain;
+  }
+  .items,
+  .chunk {
     display: flex;
     flex-direction: column;
     gap: var(--_gap);
-    overscroll-behavior: contain;
+  }
+  /* Chunks of earlier rows: out of view, the browser skips their layout and paint (find still works). */
+  .chunk[data-settled] {
+    content-visibility: auto;
+    contain-intrinsic-size: auto 800px;
   }
   .message.user {
     align-self: flex-end;
@@ -108,12 +116,10 @@ export const chatStyles = css`
     overflow-wrap: anywhere;
   }
   .message.answer .text {
-    white-space: pre-wrap;
     overflow-wrap: anywhere;
   }
-  .message.answer .text :where(p, ul, ol, pre, table, blockquote, h1, h2, h3, h4) {
+  .message.answer .text :where(p, ul, ol, pre, table, blockquote, h1, h2, h3, h4, h5, h6) {
     margin: 0 0 0.6em;
-    white-space: normal;
   }
   .message.answer .text :where(pre) {
     white-space: pre;
@@ -122,45 +128,63 @@ export const chatStyles = css`
     padding: 8px;
     border-radius: 6px;
   }
+  /* Raw HTML is shown as the text it is, line breaks kept. */
+  .message.answer .text [part~='raw-html'] {
+    white-space: pre-wrap;
+    font-family: var(--_mono);
+    font-size: 0.92em;
+  }
+  /* A code block: a header row (language, copy button) above the code, so the button never covers it. */
   .message.answer .text [part~='code-block'] {
-    position: relative;
     margin: 0 0 0.6em;
+    border-radius: 6px;
+    background: var(--_surface);
+    overflow: hidden;
+  }
+  .message.answer .text [part~='code-header'] {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    gap: 8px;
+    padding: 2px 4px 2px 10px;
+    border-bottom: 1px solid var(--_border);
+    font-size: 0.75em;
+    color: var(--_muted);
+  }
+  .message.answer .text [part~='code-language'] {
+    font-family: var(--_mono);
   }
   .message.answer .text [part~='code-block'] > pre {
     margin: 0;
+    border-radius: 0;
   }
-  /* Small and quiet, top-right inside the block; shown on hover or focus, and always focusable. */
   .message.answer .text [part~='copy-button'] {
-    position: absolute;
-    top: 4px;
-    inset-inline-end: 4px;
-    z-index: 1;
-    font-size: 0.75em;
+    font: inherit;
     line-height: 1.4;
+    min-height: 24px;
     padding: 1px 8px;
     border-radius: 6px;
-    border: 1px solid var(--_border);
-    background: var(--_bg);
+    border: 1px solid transparent;
+    background: transparent;
     color: var(--_muted);
-    opacity: 0;
-    transition: opacity 0.15s ease;
+    cursor: pointer;
+    transition: color 0.15s ease;
   }
-  .message.answer .text [part~='code-block']:hover [part~='copy-button'],
-  .message.answer .text [part~='code-block']:focus-within [part~='copy-button'] {
-    opacity: 1;
-  }
-  .message.answer .text [part~='copy-button']:hover {
+  .message.answer .text [part~='copy-button']:hover,
+  .message.answer .text [part~='copy-button']:focus-visible {
     color: var(--_fg);
-    border-color: var(--_muted);
+    border-color: var(--_border);
   }
   .message.answer .text [part~='copy-button'][data-copied] {
     color: var(--_ok);
     border-color: var(--_ok);
   }
-  @media (hover: none) {
-    .message.answer .text [part~='copy-button'] {
-      opacity: 1;
-    }
+  .message.answer .text li > input[type='checkbox'] {
+    margin: 0 0.3em 0 0;
+    vertical-align: middle;
+  }
+  .message.answer .text :where(ul, ol):has(> li > input[type='checkbox']) {
+    padding-inline-start: 1.2em;
   }
   .message.answer .text :where(code) {
     font-family: var(--_mono);

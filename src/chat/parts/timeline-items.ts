@@ -1,0 +1,60 @@
+/**
+ * Renders the timeline's rows in chunks of {@link CHUNK_ROWS}, so an update re-renders only the chunk
+ * whose rows changed: the per-update cost does not grow with the conversation. Each chunk but the
+ * newest has `content-visibility: auto` (see styles.ts), so the browser skips the layout and paint of
+ * chunks out of view; their text stays selectable and findable with the browser's find.
+ */
+import { html, type TemplateResult } from 'lit';
+import { guard } from 'lit/directives/guard.js';
+import { repeat } from 'lit/directives/repeat.js';
+import type { TimelineItem } from '../timeline.js';
+import type { PartContext } from './context.js';
+
+/** Rows per chunk. */
+export const CHUNK_ROWS = 64;
+
+interface Chunk {
+  /** The rows as last rendered (references, compared row by row). */
+  rows: TimelineItem[];
+  /** A new object whenever a row changed: what the chunk's guard watches. */
+  version: object;
+}
+
+/** Keeps the chunks between renders; one per element. */
+export class TimelineChunks {
+  private chunks: Chunk[] = [];
+  /** Row comparisons made by the last render (for tests: at most the rows, with no allocation per row). */
+  compared = 0;
+
+  render(
+    items: readonly TimelineItem[],
+    ctx: PartContext,
+    renderItem: (item: TimelineItem, ctx: PartContext) => unknown,
+  ): TemplateResult {
+    const count = Math.ceil(items.length / CHUNK_ROWS);
+    this.chunks.length = Math.min(this.chunks.length, count);
+    this.compared = 0;
+    for (let c = 0; c < count; c++) {
+      const from = c * CHUNK_ROWS;
+      const to = Math.min(items.length, from + CHUNK_ROWS);
+      const chunk = this.chunks[c];
+      let same = chunk !== undefined && chunk.rows.length === to - from;
+      for (let i = from; same && i < to; i++) {
+        this.compared += 1;
+        same = chunk!.rows[i - from] === items[i];
+      }
+      if (!same) this.chunks[c] = { rows: items.slice(from, to), version: {} };
+    }
+    const last = count - 1;
+    return html`${repeat(
+      this.chunks,
+      (_, index) => index,
+      (chunk, index) =>
+        html`<div class="chunk" ?data-settled=${index < last}>
+          ${guard([chunk.version, ctx], () =>
+            repeat(chunk.rows, (item) => item.key, (item) => guard([item, ctx], () => renderItem(item, ctx))),
+          )}
+        </div>`,
+    )}`;
+  }
+}
