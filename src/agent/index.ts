@@ -12,3 +12,9 @@ export { createChunkAssembler, createCompletionDecoder } from './chunk-assembler
 export type { AssembledStep, AssemblerDelta, AssemblerStats, ChunkAssembler, ChunkAssemblerOptions, CompletionDecoder, CompletionEnd } from './chunk-assembler.js';
 export { OpenAI, DeepSeek, Moonshot, OpenRouter, Groq, Mistral, Ollama, LMStudio, Vllm, Sglang, LlamaCpp, PRESET_BASE_URLS } from './presets.js';
 export type { PresetOptions, PresetName } from './presets.js';
+export { clock, region, regionInfo, DEFAULT_TOOLS } from './builtins.js';
+export type { RegionInfo } from './builtins.js';
+export { Memory } from './memory.js';
+export type { MemoryJSON, MemoryStore } from './memory.js';
+export { countTokens, countTokensDetail, formatContext } from './tokens.js';
+export type { TokenCountOptions, TokenCountDetail } from './tokens.js';
