@@ -18,3 +18,5 @@ export { Memory } from './memory.js';
 export type { MemoryJSON, MemoryStore } from './memory.js';
 export { countTokens, countTokensDetail, formatContext } from './tokens.js';
 export type { TokenCountOptions, TokenCountDetail } from './tokens.js';
+export { workspaceTools, textWindow } from './workspace-tools.js';
+export type { WorkspaceToolsOptions } from './workspace-tools.js';
