@@ -20,3 +20,5 @@ export { countTokens, countTokensDetail, formatContext } from './tokens.js';
 export type { TokenCountOptions, TokenCountDetail } from './tokens.js';
 export { workspaceTools, textWindow } from './workspace-tools.js';
 export type { WorkspaceToolsOptions } from './workspace-tools.js';
+export { createSkillRegistry, useSkillTool, parseSkillFile } from './skills.js';
+export type { Skill, SkillProblem, SkillRegistry, SkillFiles } from './skills.js';
