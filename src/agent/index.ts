@@ -22,3 +22,5 @@ export { workspaceTools, textWindow } from './workspace-tools.js';
 export type { WorkspaceToolsOptions } from './workspace-tools.js';
 export { createSkillRegistry, useSkillTool, parseSkillFile } from './skills.js';
 export type { Skill, SkillProblem, SkillRegistry, SkillFiles } from './skills.js';
+export { mcpTools, createMcpClient, MCP_PROTOCOL_VERSION } from './mcp.js';
+export type { McpOptions, McpClient, McpToolInfo } from './mcp.js';
