@@ -56,6 +56,15 @@ export interface PagentChatStrings {
   deleteConversation: string;
   suggestions: string;
   copyCode: string;
+  /** The composer button that sends a message into the run in flight (`Agent.steer`). */
+  sendNow: string;
+  /** The files panel's heading (with a `workspace`). */
+  files: string;
+  filesEmpty: string;
+  /** `{name}`: the file's path. */
+  downloadFile: string;
+  /** `{name}`: the file's path. */
+  deleteFile: string;
 }
 
 const en: PagentChatStrings = {
@@ -106,6 +115,11 @@ const en: PagentChatStrings = {
   deleteConversation: 'Delete “{title}”',
   suggestions: 'Suggestions',
   copyCode: 'Copy code',
+  sendNow: 'Send now',
+  files: 'Files',
+  filesEmpty: 'No files yet',
+  downloadFile: 'Download {name}',
+  deleteFile: 'Delete {name}',
 };
 
 const zhCN: PagentChatStrings = {
@@ -156,6 +170,11 @@ const zhCN: PagentChatStrings = {
   deleteConversation: '删除“{title}”',
   suggestions: '建议',
   copyCode: '复制代码',
+  sendNow: '立即发送',
+  files: '文件',
+  filesEmpty: '暂无文件',
+  downloadFile: '下载 {name}',
+  deleteFile: '删除 {name}',
 };
 
 const ja: PagentChatStrings = {
@@ -206,6 +225,11 @@ const ja: PagentChatStrings = {
   deleteConversation: '「{title}」を削除',
   suggestions: '候補',
   copyCode: 'コードをコピー',
+  sendNow: '今すぐ送信',
+  files: 'ファイル',
+  filesEmpty: 'ファイルはまだありません',
+  downloadFile: '{name} をダウンロード',
+  deleteFile: '{name} を削除',
 };
 
 /** The built-in locales. */
