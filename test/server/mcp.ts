@@ -12,6 +12,7 @@ import { readBody, type RouteHandler } from './index.js';
  *   /mcp/<key>/auth    the same tools, only with `Authorization: Bearer let-me-in` (else 401)
  *   /mcp/<key>/hang    accepts the connection and never answers
  *   /mcp/<key>/broken  500 with a JSON error body for every request
+ *   /mcp/<key>/rpcerror a JSON-RPC error answer (200, application/json) to every request
  *   GET /mcp/<key>/log events the servers under that key saw: ["cancelled <requestId> <reason>", …]
  * Each key has its own sessions and log, so tests do not see each other.
  */
@@ -71,7 +72,7 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 
 /** Routes of the MCP test servers (see the module comment). */
 export const mcpRoutes: RouteHandler = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
-  const match = /^\/mcp\/([\w-]+)\/(basic|auth|hang|broken|log)$/.exec(url.pathname);
+  const match = /^\/mcp\/([\w-]+)\/(basic|auth|hang|broken|rpcerror|log)$/.exec(url.pathname);
   if (!match) return false;
   const [, key, kind] = match as unknown as [string, string, string];
   for (const [name, value] of Object.entries(MCP_CORS_HEADERS)) res.setHeader(name, value);
@@ -90,6 +91,11 @@ export const mcpRoutes: RouteHandler = async (req: IncomingMessage, res: ServerR
   if (kind === 'broken') {
     await readBody(req);
     json(res, 500, { error: { message: 'database unavailable' } });
+    return true;
+  }
+  if (kind === 'rpcerror') {
+    const request = JSON.parse(await readBody(req)) as { id?: unknown };
+    json(res, 200, { jsonrpc: '2.0', id: request.id ?? null, error: { code: -32602, message: 'Unsupported protocol version' } });
     return true;
   }
   if (kind === 'auth' && req.headers['authorization'] !== 'Bearer let-me-in') {

@@ -55,6 +55,12 @@ describe('MCP over Streamable HTTP', () => {
     expect(down).toMatchObject({ code: 'network' });
   });
 
+  it('a JSON-RPC error answer rejects with its message and code', async () => {
+    const err = await mcpTools(server('rpcerror').url).catch((e: unknown) => e);
+    expect(err).toMatchObject({ name: 'PagentError', code: 'mcp' });
+    expect((err as Error).message).toBe('MCP initialize failed: Unsupported protocol version (JSON-RPC error -32602)');
+  });
+
   it('a server that never answers times out', async () => {
     const err = await mcpTools(server('hang').url, { timeoutMs: 300 }).catch((e: unknown) => e);
     expect(err).toMatchObject({ name: 'PagentError', code: 'timeout' });
