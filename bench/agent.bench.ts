@@ -74,6 +74,28 @@ export const cases: BenchCase[] = [
     },
   },
   {
+    name: 'tool hooks: 4 turns with a tool call each, `hooks: {before: [], after: []}`',
+    baselineName: 'the same agent without the hooks option',
+    baseline: async () => {
+      for await (const _ of new Agent({ llm: model(3), tools: [echo] }).events('q')) void _;
+    },
+    subject: async () => {
+      for await (const _ of new Agent({ llm: model(3), tools: [echo], hooks: { before: [], after: [] } }).events('q')) void _;
+    },
+    notes: () => ['empty hook lists take the no-hooks path: the ratio should stay near 1'],
+  },
+  {
+    name: 'tool hooks: 4 turns with a tool call each, one allowing before hook and one after hook',
+    baselineName: 'the same agent without hooks',
+    baseline: async () => {
+      for await (const _ of new Agent({ llm: model(3), tools: [echo] }).events('q')) void _;
+    },
+    subject: async () => {
+      const hooks = { before: [() => undefined], after: [() => undefined] };
+      for await (const _ of new Agent({ llm: model(3), tools: [echo], hooks }).events('q')) void _;
+    },
+  },
+  {
     name: 'SlidingWindowSession.window() over 10k messages, 4k-token budget',
     baselineName: 'estimateTokens over every message',
     baseline: () => history.reduce((sum, m) => sum + estimateTokens(m.content ?? ''), 0),

@@ -5,7 +5,7 @@
 //   - "own":   an in-browser Agent against any OpenAI-compatible endpoint with the user's own key.
 // Each agent source keeps one Agent; the element's conversation list switches its session (useSession).
 import '../src/chat/pagent-chat.js';
-import { Agent, LLM, createKeyStore, createSessionStore } from '../src/index.js';
+import { Agent, LLM, createKeyStore, createSessionStore, createWorkspace, workspaceTools, type Tool, type Workspace } from '../src/index.js';
 import { demoTools, DEMO_SYSTEM_PROMPT } from './tools.js';
 import { Session } from '../src/index.js';
 
@@ -28,13 +28,22 @@ function newSessionId(): string {
 /** One Agent per agent source, kept while the page lives. */
 const agents: { local?: Agent; own?: Agent } = {};
 
+/** The in-browser agents' workspace (OPFS): the file tools write here and the files panel shows it. */
+let workspace: Workspace | undefined;
+const workspaceReady = createWorkspace({ name: 'pagent-demo' }).then(
+  (ws) => (workspace = ws),
+  () => undefined, // no OPFS here: the agents work without file tools
+);
+
 function makeAgent(llm: LLM, sessionId = newSessionId()): Agent {
-  return new Agent({ llm, session: new Session(DEMO_SYSTEM_PROMPT), tools: demoTools, store, sessionId });
+  const tools: Tool<never>[] = [...demoTools, ...(workspace ? workspaceTools(workspace) : [])];
+  return new Agent({ llm, session: new Session(DEMO_SYSTEM_PROMPT), tools, store, sessionId });
 }
 
 /** Clears what the previous source showed (without touching that source's agent session). */
 function detach(): void {
   chat.agent = undefined;
+  chat.workspace = undefined;
   chat.src = undefined;
   chat.reset();
 }
@@ -51,6 +60,7 @@ function useAgent(agent: Agent, label: string): void {
   chat.store = store;
   // the element shows the agent's stored conversation and its list switches the agent's session
   chat.agent = agent;
+  chat.workspace = workspace;
   status.value = label;
 }
 
@@ -104,5 +114,7 @@ const initial = (params.get('source') as Source | null) ?? 'wire';
 sourceSelect.value = initial;
 if (params.get('lang')) chat.lang = langSelect.value = params.get('lang')!;
 if (params.get('theme')) chat.theme = themeSelect.value = params.get('theme') as 'light' | 'dark' | 'auto';
-applySource(initial);
-document.body.dataset['ready'] = 'true';
+void workspaceReady.then(() => {
+  applySource(initial);
+  document.body.dataset['ready'] = 'true';
+});

@@ -3,7 +3,8 @@
  * answers (SSE chunks, as real providers send them), so the demo runs with no key and no network.
  *
  * The script is chosen from the last user message: "weather" → a `get_weather` tool call and then an
- * answer from its result; "think" → reasoning then an answer; "fail" → a provider error mid-stream;
+ * answer from its result; "time" / "date" → a `clock` call; "save a note" → a `write_file` call (when the
+ * agent offers that tool: the in-browser agent with its workspace); "think" → reasoning then an answer; "fail" → a provider error mid-stream;
  * anything else → a markdown answer. Replies after a tool result summarise that result.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,7 +12,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 interface Msg {
   role: string;
   content?: unknown;
-  tool_calls?: unknown[];
+  tool_calls?: Array<{ function?: { name?: string } }>;
+}
+
+/** The name of the tool whose result is the last message. */
+function lastToolName(messages: Msg[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const calls = messages[i]!.tool_calls;
+    if (messages[i]!.role === 'assistant' && calls?.length) return calls[0]?.function?.name;
+  }
+  return undefined;
 }
 
 export interface ScriptedModelOptions {
@@ -39,11 +49,14 @@ type Step =
   | { kind: 'error'; text: string; message: string };
 
 /** Picks the next step of the script from the conversation so far. */
-export function scriptedStep(messages: Msg[]): Step {
+export function scriptedStep(messages: Msg[], toolNames: readonly string[] = []): Step {
   const last = messages[messages.length - 1];
   const user = lastUserText(messages);
   if (last?.role === 'tool') {
     const result = typeof last.content === 'string' ? last.content : JSON.stringify(last.content);
+    const name = lastToolName(messages);
+    if (name === 'clock') return { kind: 'text', text: `The clock tool says it is **${result}** (UTC).` };
+    if (name === 'write_file') return { kind: 'text', text: `${result} — open the **Files** panel below to download or delete it.` };
     return {
       kind: 'text',
       text: `The tool answered:\n\n\`\`\`json\n${result}\n\`\`\`\n\nSo it is **${describeWeather(result)}** right now.`,
@@ -52,6 +65,10 @@ export function scriptedStep(messages: Msg[]): Step {
   if (/weather|天气|天気/i.test(user)) {
     const city = /in\s+([A-Z][\p{L}-]+)/u.exec(user)?.[1] ?? 'Paris';
     return { kind: 'tool', name: 'get_weather', args: { city } };
+  }
+  if (/\btime\b|\bdate\b|clock|几点|時間|時刻/i.test(user)) return { kind: 'tool', name: 'clock', args: {} };
+  if (/save a note|write a note|笔记|メモ/i.test(user) && toolNames.includes('write_file')) {
+    return { kind: 'tool', name: 'write_file', args: { path: 'notes/demo.md', content: `# Demo note\n\nSaved by the agent: ${user.slice(0, 200)}\n` } };
   }
   if (/think|reason/i.test(user)) {
     return {
@@ -68,7 +85,8 @@ export function scriptedStep(messages: Msg[]): Step {
     text:
       `You said: *${user.slice(0, 200)}*\n\n` +
       'This answer comes from the **local scripted model**: no key, no network.\n\n' +
-      '- Ask about the *weather in Tokyo* to see a tool call\n' +
+      '- Ask about the *weather in Tokyo* to see a tool call, or *what time it is* for the built-in clock\n' +
+      '- With the in-browser agent, ask me to *save a note* to see a file in the workspace\n' +
       '- Ask me to *think* to see reasoning\n' +
       '- Ask me to *fail* to see an error\n\n' +
       '| source | path |\n| --- | --- |\n| wire server | `/demo/api/chat` |\n| model | `/demo/v1/chat/completions` |\n',
@@ -93,7 +111,7 @@ export async function handleScriptedCompletion(
   const delay = options.chunkDelayMs ?? 25;
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
-  let body: { model?: string; messages?: Msg[] };
+  let body: { model?: string; messages?: Msg[]; tools?: Array<{ function?: { name?: string } }> };
   try {
     body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
   } catch {
@@ -101,7 +119,7 @@ export async function handleScriptedCompletion(
     return;
   }
   const model = body.model ?? 'scripted';
-  const step = scriptedStep(body.messages ?? []);
+  const step = scriptedStep(body.messages ?? [], (body.tools ?? []).map((t) => t.function?.name ?? ''));
   let closed = false;
   res.on('close', () => (closed = true));
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' });

@@ -7,7 +7,8 @@ import { encodeEventLine } from '../wire/codec.js';
 import type { ParamsOf, StepSummary, StopReason, ToolCall, Usage, WireEvent } from '../wire/events.js';
 import type { AssistantMessage, ChatMessage, ToolMessage, ToolSchema } from './messages.js';
 import { Session } from './session.js';
-import { runToolCall, ToolCallAborted, type Tool, type ToolApprovalRequest, type ToolOutcome } from './tools.js';
+import { runHookedToolCall, type ToolHooks } from './hooks.js';
+import { runToolCall, ToolCallAborted, type RunToolCallOptions, type Tool, type ToolApprovalRequest, type ToolOutcome } from './tools.js';
 
 /** One assembled model step, as the model client reports it at the end of a stream. */
 export interface AgentModelStep {
@@ -101,6 +102,12 @@ export interface AgentOptions {
    * It cannot fail the run: what it throws is ignored. Without it, failed saves are silent.
    */
   onStoreError?: (error: PagentError) => void;
+  /**
+   * Hooks around every tool call (pagentv4's tool hooks): `before` hooks may deny a call or replace its
+   * result without running it, `after` hooks may replace what it returned. See {@link ToolHooks}.
+   * Without hooks (or with empty lists) a call costs what it costs without this option.
+   */
+  hooks?: ToolHooks;
 }
 
 /** Options of one run. */
@@ -115,6 +122,12 @@ export interface RunOptions {
    * @defaultValue the agent's `approve` option
    */
   approve?: (call: ToolApprovalRequest) => Promise<boolean> | boolean;
+  /**
+   * Called when a message given to {@link Agent.steer} joins this run's conversation: right after
+   * `RunBegin` or a `TurnEnd`, before the `TurnBegin` of the model call that reads it (the chat element
+   * shows it in the timeline there).
+   */
+  onSteer?: (text: string) => void;
 }
 
 type Approve = RunOptions['approve'];
@@ -192,6 +205,8 @@ export class Agent {
   private saveStopped = false;
   private currentSession: Session;
   private currentSessionId: string | undefined;
+  private steers: string[] = [];
+  private readonly hooks: ToolHooks | undefined;
 
   constructor(options: AgentOptions) {
     this.options = options;
@@ -208,6 +223,29 @@ export class Agent {
     }
     this.tools = tools;
     this.schemas = [...tools.values()].map((t) => t.schema);
+    const { hooks } = options;
+    if (hooks && ((hooks.before?.length ?? 0) > 0 || (hooks.after?.length ?? 0) > 0)) this.hooks = hooks;
+  }
+
+  /**
+   * Steers the run in flight (pagentv4's `Runner.steer`): `text` becomes a user message sent before the
+   * run's next model call — after the current tool round has completed, never between an assistant
+   * `tool_calls` message and its results — and is saved with the conversation. When the model has just
+   * given its final answer, the run goes on for one more model call so the message is answered (unless
+   * `maxTurns` is reached). With no run going, the message waits for the next run and follows its input.
+   * Text is trimmed; empty text is ignored. {@link Agent.useSession} drops messages still waiting.
+   *
+   * @example
+   * agent.steer('Use metric units, please.');
+   */
+  steer(text: string): void {
+    const trimmed = String(text).trim();
+    if (trimmed !== '') this.steers.push(trimmed);
+  }
+
+  /** Messages given to {@link Agent.steer} that no run has sent yet. */
+  get pendingSteers(): readonly string[] {
+    return this.steers;
   }
 
   /** The conversation the runs append to (replaced by {@link Agent.useSession} when it is given one). */
@@ -250,6 +288,7 @@ export class Agent {
     }
     this.saveWhole = false;
     this.saveStopped = false;
+    this.steers = [];
     if (session) this.currentSession = session;
     else this.currentSession.clear();
     this.currentSessionId = sessionId;
@@ -322,7 +361,7 @@ export class Agent {
       ended: false,
     };
     try {
-      yield* this.loop(input, options.kwargs, options.approve ?? this.options.approve, controller.signal, run);
+      yield* this.loop(input, options, controller.signal, run);
     } finally {
       outer?.removeEventListener('abort', onAbort);
       controller.abort();
@@ -334,13 +373,9 @@ export class Agent {
     }
   }
 
-  private async *loop(
-    input: string,
-    kwargs: Record<string, unknown> | undefined,
-    approve: Approve,
-    signal: AbortSignal,
-    run: RunState,
-  ): AsyncGenerator<WireEvent, void, undefined> {
+  private async *loop(input: string, options: RunOptions, signal: AbortSignal, run: RunState): AsyncGenerator<WireEvent, void, undefined> {
+    const { kwargs, onSteer } = options;
+    const approve = options.approve ?? this.options.approve;
     const restoreError = await this.restore();
     if (restoreError) {
       run.ended = true;
@@ -354,6 +389,7 @@ export class Agent {
 
     for (let turn = 0; turn < this.maxTurns; turn++) {
       if (signal.aborted) return yield* this.endCancelled(run);
+      if (this.steers.length > 0) this.applySteers(onSteer);
       run.turn = turn;
       run.turnOpen = true;
       run.partialText = '';
@@ -401,6 +437,11 @@ export class Agent {
         const reason: StopReason = empty ? 'empty_response' : 'no_tool_calls';
         await this.flush();
         run.turnOpen = false;
+        if (this.steers.length > 0 && turn + 1 < this.maxTurns) {
+          // a steered message came in during the final answer: one more model call answers it
+          yield { method: 'TurnEnd', params: { turn, stopped: false, stop_reason: 'continuing' } };
+          continue;
+        }
         yield { method: 'TurnEnd', params: { turn, stopped: true, stop_reason: reason } };
         run.ended = true;
         yield { method: 'RunEnd', params: { ...summary, stop_reason: reason, turn } };
@@ -417,7 +458,7 @@ export class Agent {
         const started = prestarted?.started ?? performance.now();
         let outcome: ToolOutcome;
         try {
-          outcome = await (prestarted?.outcome ?? runToolCall(this.tools, request, { signal, approve }));
+          outcome = await (prestarted?.outcome ?? this.callTool(request, { signal, approve }));
         } catch (err) {
           if (err instanceof ToolCallAborted || signal.aborted) return yield* this.endCancelled(run);
           outcome = { content: `${call.function.name} error: ${err instanceof Error ? err.message : String(err)}`, ok: false };
@@ -455,11 +496,30 @@ export class Agent {
       const t = this.tools.get(call.function.name);
       if (t && t.needsApproval !== undefined && t.needsApproval !== false) continue;
       const request = { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments };
-      const outcome = runToolCall(this.tools, request, { signal, approve });
+      const outcome = this.callTool(request, { signal, approve });
       outcome.catch(() => undefined);
       started.set(call.id, { outcome, started: performance.now() });
     }
     return started;
+  }
+
+  /** One tool call, through the hooks when there are any. */
+  private callTool(request: ToolApprovalRequest, options: RunToolCallOptions): Promise<ToolOutcome> {
+    return this.hooks ? runHookedToolCall(this.tools, request, options, this.hooks) : runToolCall(this.tools, request, options);
+  }
+
+  /** Adds the steered messages to the conversation, in order, and tells the run's `onSteer`. */
+  private applySteers(onSteer: RunOptions['onSteer']): void {
+    const texts = this.steers;
+    this.steers = [];
+    for (const text of texts) {
+      this.add({ role: 'user', content: text });
+      try {
+        onSteer?.(text);
+      } catch {
+        // the page's callback must not fail the run
+      }
+    }
   }
 
   private add(message: ChatMessage): void {

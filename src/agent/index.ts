@@ -4,6 +4,7 @@ export type { Tool, ToolOptions, ToolContext, ToolApprovalRequest } from './tool
 export { Session, SlidingWindowSession, CompactingSession, estimateTokens } from './session.js';
 export type { SessionJSON, CountTokens, SlidingWindowSessionOptions, CompactingSessionOptions, SummaryModel } from './session.js';
 export { Agent } from './agent.js';
+export type { ToolHooks, BeforeToolHook, AfterToolHook, BeforeToolContext, AfterToolContext, BeforeToolDecision, AfterToolDecision } from './hooks.js';
 export type { AgentOptions, RunOptions, AgentModel, AgentModelEvent, AgentModelRequest, AgentModelStep, AgentStore } from './agent.js';
 export { LLM } from './llm.js';
 export type { LLMOptions, LLMRequest, LLMStreamEvent, LLMRetryInfo } from './llm.js';
@@ -11,3 +12,15 @@ export { createChunkAssembler, createCompletionDecoder } from './chunk-assembler
 export type { AssembledStep, AssemblerDelta, AssemblerStats, ChunkAssembler, ChunkAssemblerOptions, CompletionDecoder, CompletionEnd } from './chunk-assembler.js';
 export { OpenAI, DeepSeek, Moonshot, OpenRouter, Groq, Mistral, Ollama, LMStudio, Vllm, Sglang, LlamaCpp, PRESET_BASE_URLS } from './presets.js';
 export type { PresetOptions, PresetName } from './presets.js';
+export { clock, region, regionInfo, DEFAULT_TOOLS } from './builtins.js';
+export type { RegionInfo } from './builtins.js';
+export { Memory } from './memory.js';
+export type { MemoryJSON, MemoryStore } from './memory.js';
+export { countTokens, countTokensDetail, formatContext } from './tokens.js';
+export type { TokenCountOptions, TokenCountDetail } from './tokens.js';
+export { workspaceTools, textWindow } from './workspace-tools.js';
+export type { WorkspaceToolsOptions } from './workspace-tools.js';
+export { createSkillRegistry, useSkillTool, parseSkillFile } from './skills.js';
+export type { Skill, SkillProblem, SkillRegistry, SkillFiles } from './skills.js';
+export { mcpTools, createMcpClient, MCP_PROTOCOL_VERSION } from './mcp.js';
+export type { McpOptions, McpClient, McpToolInfo } from './mcp.js';

@@ -18,6 +18,8 @@ export interface ChatAgentRunOptions {
   signal?: AbortSignal;
   /** Shows approve / deny buttons on the call's tool card and resolves with the user's choice. */
   approve?: (call: ApprovalRequest) => Promise<boolean> | boolean;
+  /** Shows a steered message in the timeline when the agent sends it (the Agent's `onSteer` run option). */
+  onSteer?: (text: string) => void;
 }
 
 /** Anything that runs an input to events: the in-browser `Agent` fits. */
@@ -30,6 +32,8 @@ export interface ChatAgent {
    * calls it when a stored conversation is reopened and on "New conversation", never during a run.
    */
   useSession?(sessionId: string | undefined): void;
+  /** Optional: sends a message into the run in flight (the Agent's `steer`); enables "send now". */
+  steer?(text: string): void;
 }
 
 /** Orders the runs and session switches an element starts on each agent it drives. */
@@ -44,7 +48,7 @@ export class AgentRuns {
    * closing its previous run (saving the cut turn) answers `busy`, and the run then starts once that
    * run has closed.
    */
-  source(agent: ChatAgent, text: string, approve: (call: ApprovalRequest) => Promise<boolean>): RunSource {
+  source(agent: ChatAgent, text: string, approve: (call: ApprovalRequest) => Promise<boolean>, onSteer?: (text: string) => void): RunSource {
     let closed!: () => void;
     const before = this.whenIdle(agent, new Promise<void>((resolve) => (closed = resolve)));
     const switching = this.switches.has(agent);
@@ -61,7 +65,7 @@ export class AgentRuns {
         finished = true;
         closed();
       };
-      const open = (): Iter => agent.events(text, { signal, approve })[Symbol.asyncIterator]();
+      const open = (): Iter => agent.events(text, onSteer ? { signal, approve, onSteer } : { signal, approve })[Symbol.asyncIterator]();
       let inner: Iter | undefined = switching ? undefined : open();
       const openWhenIdle = async (): Promise<Iter | undefined> => {
         waiting = true;

@@ -15,9 +15,11 @@ import { RunController, type RunOutcome, type RunSource } from './run-controller
 import { ScrollController } from './scroll-controller.js';
 import { TimelineChunks } from './parts/timeline-items.js';
 import { SessionController, type ChatStore } from './session-controller.js';
+import { FilesController, type ChatWorkspace } from './files-controller.js';
 import { createSrcClient } from './src-client.js';
 import { chatStyles } from './styles.js';
 import {
+  addSteerMessage,
   addUserMessage,
   createTimeline,
   currentAnswer,
@@ -34,7 +36,7 @@ export interface ChatClient {
 }
 
 export type { ApprovalRequest, ChatAgent, ChatAgentRunOptions };
-export type { ChatStore };
+export type { ChatStore, ChatWorkspace };
 
 /** Builds the POST body for `src` from the user's text and the server's session id. */
 export type ChatBody = (text: string, sessionId: string | undefined) => unknown;
@@ -83,6 +85,8 @@ const WIRE_LOG_LIMIT = 2000;
  * @csspart suggestions - The suggestion chips row.
  * @csspart composer - The message form; `input`, `send-button`, `stop-button`, `new-button` inside.
  * @csspart wire-log - The raw wire log drawer; `wire-line` (and `wire-line-error`) inside.
+ * @csspart steer-button - "Send now" in the composer during a run of an agent that can be steered.
+ * @csspart files - The files panel (with a `workspace`); `files-summary`, `file`, `file-download`, `file-delete` inside.
  * @csspart session-list - Stored conversations (with a `store`); `session`, `session-open`, `session-rename`, `session-delete` inside.
  * @cssproperty --pagent-color-background - Background.
  * @cssproperty --pagent-color-text - Text colour.
@@ -119,6 +123,11 @@ export class PagentChat extends LitElement {
   @property({ attribute: false }) client: ChatClient | undefined;
   /** A session store: shows the stored conversations to reopen, rename and delete. */
   @property({ attribute: false }) store: ChatStore | undefined;
+  /**
+   * A workspace (`createWorkspace()`): shows its files in a panel to download or delete, refreshed as the
+   * agent writes them. Without it there is no panel.
+   */
+  @property({ attribute: false }) workspace: ChatWorkspace | undefined;
   /** Overrides for any built-in string (see `PagentChatStrings`). */
   @property({ attribute: false }) strings: Partial<PagentChatStrings> | undefined;
   /** `light`, `dark`, or `auto` (follows `prefers-color-scheme`). */
@@ -176,6 +185,7 @@ export class PagentChat extends LitElement {
     },
     onError: (err) => this.reportError(err),
   });
+  private readonly filesPanel = new FilesController(this, (err) => this.reportError(err));
   private srcClient: { url: string; client: ChatClient } | undefined;
   private approvals = new Map<string, (approved: boolean) => void>();
   private readonly agentRuns = new AgentRuns();
@@ -229,6 +239,17 @@ export class PagentChat extends LitElement {
     const source = this.sourceFor(text);
     this.runLogsLines = !this.agent && !this.client && Boolean(this.src);
     if (source) void this.runs.start(source);
+  }
+
+  /**
+   * Sends `text` into the run in flight ("send now"): the agent's `steer` sends it before its next model
+   * call, and the timeline shows it where the agent sent it. Without a run, or with a source that cannot
+   * be steered, it is sent as a new message ({@link PagentChat.send}).
+   */
+  steer(text: string): void {
+    const agent = this.agent;
+    if (!agent?.steer || !this.runs.running || text.trim() === '') return this.send(text);
+    agent.steer(text);
   }
 
   /**
@@ -294,6 +315,7 @@ export class PagentChat extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('store')) this.sessions.setStore(this.store);
+    if (changed.has('workspace')) this.filesPanel.setWorkspace(this.workspace);
     if (changed.has('agent') || changed.has('store')) this.showAgentSession();
     if (changed.has('src') && this.srcClient && this.srcClient.url !== this.src) this.srcClient = undefined;
   }
@@ -323,6 +345,7 @@ export class PagentChat extends LitElement {
       </div>
     </div>
     <div class="sr-only" role="status" aria-live="polite">${this.announcement}</div>
+    ${this.filesPanel.render(s, resolveLocale(this.locale)) ?? nothing}
     ${renderComposer({
       strings: s,
       streaming,
@@ -330,6 +353,7 @@ export class PagentChat extends LitElement {
       onSend: (text) => this.send(text),
       onStop: () => this.stop(),
       onNew: () => this.reset(),
+      onSteer: this.agent?.steer ? (text) => this.steer(text) : undefined,
     })}
     ${this.wireLog
       ? renderWireLog({
@@ -379,7 +403,12 @@ export class PagentChat extends LitElement {
 
   private sourceFor(text: string): RunSource | undefined {
     const { agent, client, src } = this;
-    if (agent) return this.agentRuns.source(agent, text, (call) => this.requestApproval(call));
+    if (agent) {
+      return this.agentRuns.source(agent, text, (call) => this.requestApproval(call), (steered) => {
+        this.timeline = addSteerMessage(this.timeline, steered);
+        this.scroller.jumpToLatest();
+      });
+    }
     if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId), { signal });
     if (!src) return undefined;
     if (this.srcClient?.url !== src) {

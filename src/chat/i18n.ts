@@ -58,6 +58,15 @@ export interface PagentChatStrings {
   copyCode: string;
   /** The accessible name of a task list item's checkbox in an answer. */
   taskItem: string;
+  /** The composer button that sends a message into the run in flight (`Agent.steer`). */
+  sendNow: string;
+  /** The files panel's heading (with a `workspace`). */
+  files: string;
+  filesEmpty: string;
+  /** `{name}`: the file's path. */
+  downloadFile: string;
+  /** `{name}`: the file's path. */
+  deleteFile: string;
 }
 
 const en: PagentChatStrings = {
@@ -109,6 +118,11 @@ const en: PagentChatStrings = {
   suggestions: 'Suggestions',
   copyCode: 'Copy code',
   taskItem: 'Task',
+  sendNow: 'Send now',
+  files: 'Files',
+  filesEmpty: 'No files yet',
+  downloadFile: 'Download {name}',
+  deleteFile: 'Delete {name}',
 };
 
 const zhCN: PagentChatStrings = {
@@ -160,6 +174,11 @@ const zhCN: PagentChatStrings = {
   suggestions: '建议',
   copyCode: '复制代码',
   taskItem: '任务',
+  sendNow: '立即发送',
+  files: '文件',
+  filesEmpty: '暂无文件',
+  downloadFile: '下载 {name}',
+  deleteFile: '删除 {name}',
 };
 
 const ja: PagentChatStrings = {
@@ -211,6 +230,11 @@ const ja: PagentChatStrings = {
   suggestions: '候補',
   copyCode: 'コードをコピー',
   taskItem: 'タスク',
+  sendNow: '今すぐ送信',
+  files: 'ファイル',
+  filesEmpty: 'ファイルはまだありません',
+  downloadFile: '{name} をダウンロード',
+  deleteFile: '{name} を削除',
 };
 
 /** The built-in locales. */

@@ -406,6 +406,17 @@ export function addUserMessage(state: TimelineState, text: string): TimelineStat
 }
 
 /**
+ * Adds a message the user sent into the run in flight (`Agent.steer`), at the point of the run where the
+ * agent sent it: the answer or reasoning block in flight ends, and later text starts a new one below it.
+ */
+export function addSteerMessage(state: TimelineState, text: string): TimelineState {
+  const s: Draft = { ...state, work: state.work + 1 };
+  endBlocks(s);
+  push(s, { kind: 'user', key: nextKey('u'), run: s.runOpen ? s.run : s.run + 1, text });
+  return s;
+}
+
+/**
  * Marks a tool call as waiting for the user's approval (or, with `decision`, records it: approved goes
  * back to pending, denied stays denied even if a result follows).
  */

@@ -13,3 +13,5 @@ export { StoreError } from '../errors.js';
 export type { StoreErrorReason } from '../errors.js';
 export { createKeyStore } from './key-store.js';
 export type { KeyStore, KeyStoreOptions } from './key-store.js';
+export { createWorkspace, workspacePath, WorkspaceError } from './workspace.js';
+export type { Workspace, WorkspaceEntry, WorkspaceChange, WorkspaceOptions, WorkspaceErrorReason } from './workspace.js';

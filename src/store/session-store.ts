@@ -128,6 +128,13 @@ export interface SessionStore {
   subscribe(listener: StoreListener): () => void;
   /** Closes the database connection and the change channel; the store reopens them if used again. */
   close(): void;
+  /**
+   * Saves a list of notes under `key` (a `Memory`'s `save` uses it), beside the sessions and never
+   * listed with them; `clear()` deletes them too.
+   */
+  saveNotes(key: string, notes: readonly string[]): Promise<void>;
+  /** The notes saved under `key`, or `undefined`. @throws StoreError `corrupt` when the record is unreadable. */
+  loadNotes(key: string): Promise<string[] | undefined>;
 }
 
 const OBJECT_STORE = 'sessions';
@@ -512,6 +519,26 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         return promisifyRequest(store.transaction);
       });
       emit({ type: 'delete', id });
+    },
+
+    async saveNotes(key, notes) {
+      checkId(key, 'saveNotes');
+      const record = { version: 1, notes: notes.map(String) };
+      await run('readwrite', 'saveNotes', key, (store) => {
+        store.put(record, ['notes', key]);
+        return promisifyRequest(store.transaction);
+      });
+    },
+
+    async loadNotes(key) {
+      checkId(key, 'loadNotes');
+      const record: unknown = await run('readonly', 'loadNotes', key, (store) => promisifyRequest(store.get(['notes', key])));
+      if (record === undefined) return undefined;
+      const notes = (record as { notes?: unknown }).notes;
+      if ((record as { version?: unknown }).version !== 1 || !Array.isArray(notes) || !notes.every((n) => typeof n === 'string')) {
+        throw new StoreError('corrupt', `Session store loadNotes "${key}" failed: not a version 1 notes record`);
+      }
+      return notes as string[];
     },
 
     async clear() {

@@ -148,3 +148,30 @@ describe('the demo on its built-in default', () => {
     await page.close();
   });
 });
+
+describe('the demo: built-in tools and the workspace', () => {
+  it('asks the built-in clock on the default (no MCP server, no key)', async () => {
+    const { page, errors } = await openDemo();
+    await send(page, 'What time is it?');
+    const card = page.locator('pagent-chat [part~="tool-call"]');
+    await expect.poll(() => card.getAttribute('data-status')).toBe('ok');
+    expect(await card.locator('[part~="tool-name"]').textContent()).toBe('clock');
+    expect(await card.locator('[part~="tool-result"]').textContent()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
+    const answer = page.locator('pagent-chat [part~="answer-text"]').last();
+    await expect.poll(() => answer.textContent()).toMatch(/The clock tool says it is .*\(UTC\)\./);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the in-browser agent writes a note to its workspace and the files panel shows it', async () => {
+    const { page, errors } = await openDemo('?source=local');
+    await send(page, 'Please save a note about today.');
+    const card = page.locator('pagent-chat [part~="tool-call"]').last();
+    await expect.poll(() => card.getAttribute('data-status')).toBe('ok');
+    expect(await card.locator('[part~="tool-name"]').textContent()).toBe('write_file');
+    await expect.poll(() => page.locator('pagent-chat [part="file"] .file-path').allTextContents()).toContain('notes/demo.md');
+    await page.screenshot({ path: 'test-results/demo-workspace.png', fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { wireRoutes, wireUpgrade } from './wire.js';
 import { llmRoutes } from './llm.js';
 import { replayRoutes } from './replay.js';
+import { mcpRoutes } from './mcp.js';
 
 /** A route handler: returns false when the path is not its own. */
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
@@ -19,12 +20,13 @@ export const CORS_HEADERS = {
 //   /wire/*  test/server/wire.ts  (corpus replays, error bodies, stalls, WebSocket)
 //   /llm/*    test/server/llm.ts    (scripted OpenAI-compatible model: provider quirks, faults, retries)
 //   /replay/* test/server/replay.ts (the provider captures behind the pagent corpus, for parity)
-const handlers: RouteHandler[] = [wireRoutes, llmRoutes, replayRoutes];
+//   /mcp/*    test/server/mcp.ts    (MCP servers built with the official server SDK; own CORS)
+const handlers: RouteHandler[] = [wireRoutes, llmRoutes, replayRoutes, mcpRoutes];
 
 /** Routes shared by the globalSetup server and the same-origin Vite middleware. */
 export async function handleTestRoute(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  if (req.method === 'OPTIONS') {
+  if (req.method === 'OPTIONS' && !url.pathname.startsWith('/mcp/')) {
     res.writeHead(204, CORS_HEADERS).end();
     return true;
   }

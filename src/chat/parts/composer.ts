@@ -10,6 +10,8 @@ export interface ComposerView {
   readonly onSend: (text: string) => void;
   readonly onStop: () => void;
   readonly onNew: () => void;
+  /** When set, a message written during a run is sent into it ("send now") instead of waiting. */
+  readonly onSteer?: ((text: string) => void) | undefined;
 }
 
 /**
@@ -23,9 +25,10 @@ export function isSendKey(e: KeyboardEvent): boolean {
 function submit(form: HTMLFormElement, view: ComposerView): void {
   const input = form.elements.namedItem('message') as HTMLTextAreaElement;
   const text = input.value;
-  if (text.trim() === '' || view.streaming) return;
+  if (text.trim() === '' || (view.streaming && !view.onSteer)) return;
   input.value = '';
-  view.onSend(text);
+  if (view.streaming) view.onSteer!(text);
+  else view.onSend(text);
 }
 
 function handleSuggestion(e: Event, view: ComposerView): void {
@@ -65,6 +68,9 @@ export function renderComposer(view: ComposerView): TemplateResult {
       ></textarea>
       <div class="composer-actions">
         <button part="new-button" type="button" class="secondary" @click=${view.onNew}>${s.newConversation}</button>
+        ${view.streaming && view.onSteer
+          ? html`<button part="steer-button" type="submit" class="secondary">${s.sendNow}</button>`
+          : ''}
         ${view.streaming
           ? html`<button part="stop-button" type="button" class="stop" @click=${view.onStop}>${s.stop}</button>`
           : html`<button part="send-button" type="submit" ?disabled=${view.disabled}>${s.send}</button>`}

@@ -7,6 +7,8 @@ import { Agent } from '../../../src/agent/agent.js';
 import { LLM } from '../../../src/agent/llm.js';
 import { tool } from '../../../src/agent/tools.js';
 import { Session } from '../../../src/agent/session.js';
+import { createWorkspace } from '../../../src/store/workspace.js';
+import { workspaceTools } from '../../../src/agent/workspace-tools.js';
 
 const stores = new Map<string, SessionStore>();
 const changes: StoreChange[] = [];
@@ -26,7 +28,7 @@ function watch(name: string): void {
   storeFor(name).subscribe((change) => changes.push(change));
 }
 
-const pagent = { createSessionStore, Agent, LLM, tool, Session, storeFor, watch, changes };
+const pagent = { createSessionStore, Agent, LLM, tool, Session, storeFor, watch, changes, createWorkspace, workspaceTools };
 
 declare global {
   interface Window {

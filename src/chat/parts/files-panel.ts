@@ -1,0 +1,47 @@
+/** Renderer for the files panel: the workspace's files with download and delete buttons. */
+import { html, nothing, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import type { PagentChatStrings } from '../i18n.js';
+
+/** One file as the panel shows it. */
+export interface FileView {
+  path: string;
+  size: number;
+}
+
+/** What the files panel shows and calls. */
+export interface FilesPanelView {
+  readonly strings: PagentChatStrings;
+  readonly files: readonly FileView[];
+  readonly onDownload: (path: string) => void;
+  readonly onDelete: (path: string) => void;
+}
+
+function formatSize(bytes: number, locale: string): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
+}
+
+/** The panel: a disclosure with one row per file (file names are shown as text, never as markup). */
+export function renderFilesPanel(view: FilesPanelView, locale: string): TemplateResult {
+  const s = view.strings;
+  return html`<details part="files" class="files" open>
+    <summary part="files-summary">${s.files} (${view.files.length})</summary>
+    ${view.files.length === 0
+      ? html`<p class="files-empty">${s.filesEmpty}</p>`
+      : html`<ul class="files-list" aria-label=${s.files}>
+          ${repeat(view.files, (f) => f.path, (f) => html`<li part="file" class="file">
+            <span class="file-path" title=${f.path}>${f.path}</span>
+            <span class="file-size">${formatSize(f.size, locale)}</span>
+            <button part="file-download" type="button" class="secondary icon" aria-label=${s.downloadFile.replace('{name}', f.path)} title=${s.downloadFile.replace('{name}', f.path)} @click=${() => view.onDownload(f.path)}>↓</button>
+            <button part="file-delete" type="button" class="secondary icon" aria-label=${s.deleteFile.replace('{name}', f.path)} title=${s.deleteFile.replace('{name}', f.path)} @click=${() => view.onDelete(f.path)}>✕</button>
+          </li>`)}
+        </ul>`}
+  </details>${nothing}`;
+}
