@@ -4,7 +4,7 @@ export type { Tool, ToolOptions, ToolContext, ToolApprovalRequest } from './tool
 export { Session, SlidingWindowSession, CompactingSession, estimateTokens } from './session.js';
 export type { SessionJSON, CountTokens, SlidingWindowSessionOptions, CompactingSessionOptions, SummaryModel } from './session.js';
 export { Agent } from './agent.js';
-export type { AgentOptions, RunOptions, AgentModel, AgentModelEvent, AgentModelRequest, AgentModelStep, AgentStore } from './agent.js';
+export type { AgentOptions, RunOptions, WireOptions, AgentModel, AgentModelEvent, AgentModelRequest, AgentModelStep, AgentStore } from './agent.js';
 export { LLM } from './llm.js';
 export type { LLMOptions, LLMRequest, LLMStreamEvent, LLMRetryInfo } from './llm.js';
 export { createChunkAssembler, createCompletionDecoder } from './chunk-assembler.js';

@@ -66,14 +66,14 @@ export const scenarioTools = {
   }),
   fail: tool({
     description: 'Always fails',
-    inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }),
-    execute: async () => {
+    inputSchema: jsonSchema<{ [key: string]: unknown }>({ type: 'object', properties: {} }),
+    execute: async (): Promise<string> => {
       throw new Error('disk on fire');
     },
   }),
   clock: tool({
     description: 'The time',
-    inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }),
+    inputSchema: jsonSchema<{ [key: string]: unknown }>({ type: 'object', properties: {} }),
     execute: async () => '12:00',
   }),
 } satisfies ToolSet;

@@ -18,6 +18,7 @@ type Lane = { kind: 'text' | 'reasoning'; id: string } | { kind: 'tool'; id: str
 interface PendingCall {
   name: string;
   args: string[];
+  parent: string | undefined;
 }
 
 /**
@@ -58,7 +59,10 @@ const SILENT = new Set([
  * - `TOOL_CALL_RESULT` → `ToolResult{ok: true}` (AG-UI has no failure flag), `name` from its call (`""`
  *   when the call was never seen), content parts flattened to their text.
  * - The first text, reasoning or tool call after a tool result closes the turn
- *   (`TurnEnd{stopped: false, stop_reason: "continuing"}`) and opens the next one.
+ *   (`TurnEnd{stopped: false, stop_reason: "continuing"}`) and opens the next one — except a tool call
+ *   whose `parentMessageId` is an assistant message of the current turn (its text, or the parent of an
+ *   earlier call): servers that run calls one by one begin the next call of the same message after the
+ *   previous result.
  * - `RUN_FINISHED` → `TurnEnd{stopped: true}` + `RunEnd` (text since the last tool result, the turn's
  *   reasoning, no tool calls, `usage: null`). `stop_reason`: `"cancelled"` for outcome `cancelled`,
  *   `"interrupted"` for outcome `interrupt`, else `"no_tool_calls"`. A `RUN_FINISHED` that carries a
@@ -84,6 +88,8 @@ export function createAgUiDialect(): DialectDecoder {
   const pending = new Map<string, PendingCall>();
   const names = new Map<string, string>();
   const lanes = new Map<string | undefined, Lane>();
+  /** The assistant messages of the turn: a call whose `parentMessageId` names one stays in the turn. */
+  const turnMessages = new Set<string>();
 
   const reset = (): void => {
     open = false;
@@ -95,6 +101,7 @@ export function createAgUiDialect(): DialectDecoder {
     pending.clear();
     names.clear();
     lanes.clear();
+    turnMessages.clear();
   };
 
   const ensureRun = (out: Out): void => {
@@ -115,11 +122,13 @@ export function createAgUiDialect(): DialectDecoder {
     turn += 1;
     afterResult = false;
     reasoning = '';
+    turnMessages.clear();
   };
 
-  const text = (out: Out, delta: string): void => {
+  const text = (out: Out, delta: string, messageId: string): void => {
     if (delta === '') return;
     beginModelOutput(out);
+    turnMessages.add(messageId);
     content += delta;
     out.push({ method: 'TextDelta', params: { text: delta } });
   };
@@ -136,7 +145,10 @@ export function createAgUiDialect(): DialectDecoder {
     const call = pending.get(id);
     if (!call) return;
     pending.delete(id);
-    beginModelOutput(out);
+    // a call of the turn's assistant message (parallel calls begun one by one, between results) stays in the turn
+    if (call.parent !== undefined && turnMessages.has(call.parent)) ensureRun(out);
+    else beginModelOutput(out);
+    if (call.parent !== undefined) turnMessages.add(call.parent);
     names.set(id, call.name);
     out.push({ method: 'ToolCallBegin', params: { tool_call_id: id, name: call.name, arguments: call.args.join('') } });
   };
@@ -234,7 +246,7 @@ export function createAgUiDialect(): DialectDecoder {
         const id = str('messageId');
         const delta = str('delta');
         if (foreign.has(id)) out.push(unknown());
-        else text(out, delta);
+        else text(out, delta, id);
         return out;
       }
       case 'TEXT_MESSAGE_CHUNK':
@@ -252,7 +264,7 @@ export function createAgUiDialect(): DialectDecoder {
         }
         const laneId = lanes.get(owner)!.id;
         if (foreign.has(laneId)) out.push(unknown());
-        else if (kind === 'text') text(out, delta);
+        else if (kind === 'text') text(out, delta, laneId);
         else think(out, delta);
         return out;
       }
@@ -262,7 +274,7 @@ export function createAgUiDialect(): DialectDecoder {
         return out;
       case 'TOOL_CALL_START': {
         const id = str('toolCallId');
-        pending.set(id, { name: str('toolCallName'), args: [] });
+        pending.set(id, { name: str('toolCallName'), args: [], parent: optStr('parentMessageId') });
         return out;
       }
       case 'TOOL_CALL_ARGS': {
@@ -282,8 +294,9 @@ export function createAgUiDialect(): DialectDecoder {
           if (id === undefined) throw invalid('the first chunk of a tool call needs "toolCallId"');
           const name = optStr('toolCallName');
           if (name === undefined) throw invalid('the first chunk of a tool call needs "toolCallName"');
+          const parent = optStr('parentMessageId');
           closeLane(out, owner);
-          pending.set(id, { name, args: [] });
+          pending.set(id, { name, args: [], parent });
           lanes.set(owner, { kind: 'tool', id });
         }
         if (delta !== undefined) pending.get(lanes.get(owner)!.id)?.args.push(delta);

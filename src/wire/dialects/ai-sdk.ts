@@ -12,7 +12,7 @@ type Out = Array<WireEvent | UnknownEvent>;
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Parts that only delimit a text, reasoning or tool input: they map to no event. */
-const SILENT = new Set(['text-start', 'text-end', 'reasoning-start', 'reasoning-end', 'tool-input-start', 'tool-input-delta']);
+const SILENT = new Set(['text-start', 'text-end', 'reasoning-start', 'reasoning-end', 'tool-input-delta']);
 
 /** Parts mapped to events. */
 const MAPPED = new Set([
@@ -24,6 +24,7 @@ const MAPPED = new Set([
   'error',
   'text-delta',
   'reasoning-delta',
+  'tool-input-start',
   'tool-input-available',
   'tool-input-error',
   'tool-output-available',
@@ -43,7 +44,8 @@ const MAPPED = new Set([
  *   `start-step`) or ends (`stopped: true` before `RunEnd`). Content outside a step opens a turn.
  * - `text-delta` → `TextDelta`, `reasoning-delta` → `ReasoningDelta` (empty deltas map to nothing).
  * - `tool-input-available` → `ToolCallBegin` with the `toolCallId` and the input JSON-stringified
- *   (`"{}"` when absent); streamed input (`tool-input-start`/`-delta`) shows nothing until then.
+ *   (`"{}"` when absent); streamed input (`tool-input-start`/`-delta`) shows nothing until then, and a
+ *   result of a call that only had its `tool-input-start` comes without a `ToolCallBegin`.
  * - `tool-input-error` → `ToolCallBegin` (a string input is taken as the raw argument text) then
  *   `ToolResult{ok: false, content: errorText}`; the `tool-output-error` the SDK sends after it for the
  *   same call is not a second result.
@@ -75,6 +77,7 @@ export function createAiSdkDialect(): DialectDecoder {
   let reasoning = '';
   let failed = false;
   const names = new Map<string, string>();
+  const begun = new Set<string>();
   const answered = new Set<string>();
 
   const reset = (): void => {
@@ -86,6 +89,7 @@ export function createAiSdkDialect(): DialectDecoder {
     reasoning = '';
     failed = false;
     names.clear();
+    begun.clear();
     answered.clear();
   };
 
@@ -214,8 +218,9 @@ export function createAiSdkDialect(): DialectDecoder {
         const input = doc['input'];
         const errorText = type === 'tool-input-error' ? str('errorText') : undefined;
         ensureTurn(out);
-        if (!names.has(id)) {
-          names.set(id, name);
+        names.set(id, name);
+        if (!begun.has(id)) {
+          begun.add(id);
           const args = input === undefined ? '{}' : typeof input === 'string' && errorText !== undefined ? input : JSON.stringify(input);
           out.push({ method: 'ToolCallBegin', params: { tool_call_id: id, name, arguments: args } });
         }
@@ -235,6 +240,12 @@ export function createAiSdkDialect(): DialectDecoder {
       case 'tool-output-denied': {
         const id = str('toolCallId');
         result(out, id, `${names.get(id) ?? 'tool'} error: denied by the user`, false);
+        return out;
+      }
+      case 'tool-input-start': {
+        // no event yet, but a result that follows without an input (a call begun elsewhere) gets its name
+        const id = str('toolCallId');
+        if (!names.has(id)) names.set(id, str('toolName'));
         return out;
       }
       default:

@@ -215,6 +215,33 @@ describe('AG-UI dialect, documents outside the schema', () => {
     expect(events.filter((e) => 'unknown' in e).map((e) => e.method)).toEqual(['TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CHUNK']);
   });
 
+  it('keeps a call of the turn\'s message in the turn when it begins after an earlier result; other output after a result is the next turn', () => {
+    const events = decodeAll([
+      { type: 'TEXT_MESSAGE_START', messageId: 'm1', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'Both.' },
+      { type: 'TOOL_CALL_START', toolCallId: 'a', toolCallName: 'x', parentMessageId: 'm1' },
+      { type: 'TOOL_CALL_END', toolCallId: 'a' },
+      { type: 'TOOL_CALL_RESULT', messageId: 'r1', toolCallId: 'a', content: '1' },
+      { type: 'TOOL_CALL_START', toolCallId: 'b', toolCallName: 'x', parentMessageId: 'm1' },
+      { type: 'TOOL_CALL_END', toolCallId: 'b' },
+      { type: 'TOOL_CALL_RESULT', messageId: 'r2', toolCallId: 'b', content: '2' },
+      { type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'x', parentMessageId: 'm2' },
+      { type: 'TOOL_CALL_END', toolCallId: 'c' },
+    ]);
+    expect(events.map((e) => (e.method === 'TurnBegin' || e.method === 'TurnEnd' ? `${e.method}:${e.params.turn}` : e.method))).toEqual([
+      'RunBegin',
+      'TurnBegin:0',
+      'TextDelta',
+      'ToolCallBegin',
+      'ToolResult',
+      'ToolCallBegin',
+      'ToolResult',
+      'TurnEnd:0',
+      'TurnBegin:1',
+      'ToolCallBegin',
+    ]);
+  });
+
   it('begins a call still open when its result arrives, and names a result of an unseen call ""', () => {
     expect(
       decodeAll([
