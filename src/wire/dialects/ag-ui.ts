@@ -11,6 +11,49 @@ type Out = Array<WireEvent | UnknownEvent>;
 
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** One document being decoded: its fields, and what an error about it needs. */
+interface Parsed {
+  doc: Doc;
+  type: string;
+  raw: string;
+  lineNumber: number;
+}
+
+function parse(raw: string, lineNumber: number): Parsed {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(raw);
+  } catch (err) {
+    throw new WireDecodeError('invalid-json', `Invalid JSON: ${(err as Error).message}`, raw, lineNumber, err);
+  }
+  if (!isObject(doc)) throw new WireDecodeError('not-an-event', 'Not a JSON object', raw, lineNumber);
+  const type = doc['type'];
+  if (typeof type !== 'string') throw new WireDecodeError('not-an-event', 'AG-UI event without a string "type"', raw, lineNumber);
+  return { doc, type, raw, lineNumber };
+}
+
+const invalid = (p: Parsed, message: string): WireDecodeError =>
+  new WireDecodeError('invalid-params', `${p.type}: ${message}`, p.raw, p.lineNumber);
+
+function str(p: Parsed, key: string): string {
+  const value = p.doc[key];
+  if (typeof value !== 'string') throw invalid(p, `"${key}" must be a string`);
+  return value;
+}
+
+function optStr(p: Parsed, key: string): string | undefined {
+  const value = p.doc[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw invalid(p, `"${key}" must be a string`);
+  return value;
+}
+
+/** The document as an unknown event: params are its fields without `type`. */
+function unknownOf(p: Parsed): UnknownEvent {
+  // fromEntries defines own properties, so a "__proto__" key stays an inert field.
+  return { method: p.type, params: Object.fromEntries(Object.entries(p.doc).filter(([key]) => key !== 'type')), unknown: true };
+}
+
 /** A stream being assembled from `*_CHUNK` events: at most one per owner (the run, or one subagent). */
 type Lane = { kind: 'text' | 'reasoning'; id: string } | { kind: 'tool'; id: string };
 
@@ -179,36 +222,10 @@ export function createAgUiDialect(): DialectDecoder {
   };
 
   const decode = (raw: string, lineNumber: number): Out => {
-    let doc: unknown;
-    try {
-      doc = JSON.parse(raw);
-    } catch (err) {
-      throw new WireDecodeError('invalid-json', `Invalid JSON: ${(err as Error).message}`, raw, lineNumber, err);
-    }
-    if (!isObject(doc)) throw new WireDecodeError('not-an-event', 'Not a JSON object', raw, lineNumber);
-    const type = doc['type'];
-    if (typeof type !== 'string') throw new WireDecodeError('not-an-event', 'AG-UI event without a string "type"', raw, lineNumber);
-    const invalid = (message: string): WireDecodeError => new WireDecodeError('invalid-params', `${type}: ${message}`, raw, lineNumber);
-    const str = (key: string): string => {
-      const value = doc[key];
-      if (typeof value !== 'string') throw invalid(`"${key}" must be a string`);
-      return value;
-    };
-    const optStr = (key: string): string | undefined => {
-      const value = doc[key];
-      if (value === undefined || value === null) return undefined;
-      if (typeof value !== 'string') throw invalid(`"${key}" must be a string`);
-      return value;
-    };
-    const unknown = (): UnknownEvent => ({
-      method: type,
-      // fromEntries defines own properties, so a "__proto__" key stays an inert field.
-      params: Object.fromEntries(Object.entries(doc).filter(([key]) => key !== 'type')),
-      unknown: true,
-    });
-
+    const p = parse(raw, lineNumber);
+    const { doc, type } = p;
     const out: Out = [];
-    const owner = optStr('subagentRunId');
+    const owner = optStr(p, 'subagentRunId');
     if (type === 'RUN_STARTED' || type === 'RUN_FINISHED' || type === 'RUN_ERROR') {
       if (type !== 'RUN_STARTED') closeAll(out);
     } else if (!LANE_NEUTRAL.has(type) && !type.endsWith('_CHUNK')) {
@@ -226,75 +243,75 @@ export function createAgUiDialect(): DialectDecoder {
         const kind = isObject(outcome) ? outcome['type'] : undefined;
         if (kind === 'interrupt' || (doc['result'] !== undefined && doc['result'] !== null)) {
           ensureRun(out);
-          out.push(unknown());
+          out.push(unknownOf(p));
         }
         end(out, kind === 'cancelled' ? 'cancelled' : kind === 'interrupt' ? 'interrupted' : 'no_tool_calls');
         return out;
       }
       case 'RUN_ERROR': {
-        const message = optStr('message');
+        const message = optStr(p, 'message');
         end(out, 'error', message === undefined || message === '' ? 'The AG-UI agent reported an error' : message);
         return out;
       }
       case 'TEXT_MESSAGE_START': {
-        const id = str('messageId');
-        const role = optStr('role');
+        const id = str(p, 'messageId');
+        const role = optStr(p, 'role');
         if (role !== undefined && role !== 'assistant') foreign.add(id);
         return out;
       }
       case 'TEXT_MESSAGE_CONTENT': {
-        const id = str('messageId');
-        const delta = str('delta');
-        if (foreign.has(id)) out.push(unknown());
+        const id = str(p, 'messageId');
+        const delta = str(p, 'delta');
+        if (foreign.has(id)) out.push(unknownOf(p));
         else text(out, delta, id);
         return out;
       }
       case 'TEXT_MESSAGE_CHUNK':
       case 'REASONING_MESSAGE_CHUNK': {
         const kind = type === 'TEXT_MESSAGE_CHUNK' ? 'text' : 'reasoning';
-        const id = optStr('messageId');
-        const delta = optStr('delta') ?? '';
+        const id = optStr(p, 'messageId');
+        const delta = optStr(p, 'delta') ?? '';
         const lane = lanes.get(owner);
         if (!(lane?.kind === kind && (id === undefined || id === lane.id))) {
           closeLane(out, owner);
-          const role = kind === 'text' ? optStr('role') : undefined;
+          const role = kind === 'text' ? optStr(p, 'role') : undefined;
           const laneId = id ?? `${kind}-${lineNumber}`;
           if (role !== undefined && role !== 'assistant') foreign.add(laneId);
           lanes.set(owner, { kind, id: laneId });
         }
         const laneId = lanes.get(owner)!.id;
-        if (foreign.has(laneId)) out.push(unknown());
+        if (foreign.has(laneId)) out.push(unknownOf(p));
         else if (kind === 'text') text(out, delta, laneId);
         else think(out, delta);
         return out;
       }
       case 'REASONING_MESSAGE_CONTENT':
       case 'THINKING_TEXT_MESSAGE_CONTENT':
-        think(out, str('delta'));
+        think(out, str(p, 'delta'));
         return out;
       case 'TOOL_CALL_START': {
-        const id = str('toolCallId');
-        pending.set(id, { name: str('toolCallName'), args: [], parent: optStr('parentMessageId') });
+        const id = str(p, 'toolCallId');
+        pending.set(id, { name: str(p, 'toolCallName'), args: [], parent: optStr(p, 'parentMessageId') });
         return out;
       }
       case 'TOOL_CALL_ARGS': {
-        const id = str('toolCallId');
-        const delta = str('delta');
+        const id = str(p, 'toolCallId');
+        const delta = str(p, 'delta');
         pending.get(id)?.args.push(delta);
         return out;
       }
       case 'TOOL_CALL_END':
-        beginCall(out, str('toolCallId'));
+        beginCall(out, str(p, 'toolCallId'));
         return out;
       case 'TOOL_CALL_CHUNK': {
-        const id = optStr('toolCallId');
-        const delta = optStr('delta');
+        const id = optStr(p, 'toolCallId');
+        const delta = optStr(p, 'delta');
         const lane = lanes.get(owner);
         if (!(lane?.kind === 'tool' && (id === undefined || id === lane.id))) {
-          if (id === undefined) throw invalid('the first chunk of a tool call needs "toolCallId"');
-          const name = optStr('toolCallName');
-          if (name === undefined) throw invalid('the first chunk of a tool call needs "toolCallName"');
-          const parent = optStr('parentMessageId');
+          if (id === undefined) throw invalid(p, 'the first chunk of a tool call needs "toolCallId"');
+          const name = optStr(p, 'toolCallName');
+          if (name === undefined) throw invalid(p, 'the first chunk of a tool call needs "toolCallName"');
+          const parent = optStr(p, 'parentMessageId');
           closeLane(out, owner);
           pending.set(id, { name, args: [], parent });
           lanes.set(owner, { kind: 'tool', id });
@@ -303,13 +320,13 @@ export function createAgUiDialect(): DialectDecoder {
         return out;
       }
       case 'TOOL_CALL_RESULT': {
-        const id = str('toolCallId');
+        const id = str(p, 'toolCallId');
         const result = doc['content'];
         let body: string;
         if (typeof result === 'string') body = result;
         else if (Array.isArray(result)) {
           body = result.map((part: unknown) => (isObject(part) && part['type'] === 'text' && typeof part['text'] === 'string' ? part['text'] : '')).join('');
-        } else throw invalid('"content" must be a string or an array of content parts');
+        } else throw invalid(p, '"content" must be a string or an array of content parts');
         beginCall(out, id);
         ensureRun(out);
         out.push({ method: 'ToolResult', params: { tool_call_id: id, name: names.get(id) ?? '', content: body, ok: true } });
@@ -319,7 +336,7 @@ export function createAgUiDialect(): DialectDecoder {
       }
       default:
         if (SILENT.has(type)) return out;
-        out.push(unknown());
+        out.push(unknownOf(p));
         return out;
     }
   };

@@ -11,6 +11,49 @@ type Out = Array<WireEvent | UnknownEvent>;
 
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** One document being decoded: its fields, and what an error about it needs. */
+interface Parsed {
+  doc: Doc;
+  type: string;
+  raw: string;
+  lineNumber: number;
+}
+
+function parse(raw: string, lineNumber: number): Parsed {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(raw);
+  } catch (err) {
+    throw new WireDecodeError('invalid-json', `Invalid JSON: ${(err as Error).message}`, raw, lineNumber, err);
+  }
+  if (!isObject(doc)) throw new WireDecodeError('not-an-event', 'Not a JSON object', raw, lineNumber);
+  const type = doc['type'];
+  if (typeof type !== 'string') throw new WireDecodeError('not-an-event', 'UI message part without a string "type"', raw, lineNumber);
+  return { doc, type, raw, lineNumber };
+}
+
+const invalid = (p: Parsed, message: string): WireDecodeError =>
+  new WireDecodeError('invalid-params', `${p.type}: ${message}`, p.raw, p.lineNumber);
+
+function str(p: Parsed, key: string): string {
+  const value = p.doc[key];
+  if (typeof value !== 'string') throw invalid(p, `"${key}" must be a string`);
+  return value;
+}
+
+function optStr(p: Parsed, key: string): string | undefined {
+  const value = p.doc[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw invalid(p, `"${key}" must be a string`);
+  return value;
+}
+
+/** The document as an unknown event: params are its fields without `type`. */
+function unknownOf(p: Parsed): UnknownEvent {
+  // fromEntries defines own properties, so a "__proto__" key stays an inert field.
+  return { method: p.type, params: Object.fromEntries(Object.entries(p.doc).filter(([key]) => key !== 'type')), unknown: true };
+}
+
 /** Parts that only delimit a text, reasoning or tool input: they map to no event. */
 const SILENT = new Set(['text-start', 'text-end', 'reasoning-start', 'reasoning-end', 'tool-input-delta']);
 
@@ -141,27 +184,10 @@ export function createAiSdkDialect(): DialectDecoder {
   };
 
   const decode = (raw: string, lineNumber: number): Out => {
-    let doc: unknown;
-    try {
-      doc = JSON.parse(raw);
-    } catch (err) {
-      throw new WireDecodeError('invalid-json', `Invalid JSON: ${(err as Error).message}`, raw, lineNumber, err);
-    }
-    if (!isObject(doc)) throw new WireDecodeError('not-an-event', 'Not a JSON object', raw, lineNumber);
-    const type = doc['type'];
-    if (typeof type !== 'string') throw new WireDecodeError('not-an-event', 'UI message part without a string "type"', raw, lineNumber);
-    const invalid = (message: string): WireDecodeError => new WireDecodeError('invalid-params', `${type}: ${message}`, raw, lineNumber);
-    const str = (key: string): string => {
-      const value = doc[key];
-      if (typeof value !== 'string') throw invalid(`"${key}" must be a string`);
-      return value;
-    };
-    const unknown = (): Out => [
-      // fromEntries defines own properties, so a "__proto__" key stays an inert field.
-      { method: type, params: Object.fromEntries(Object.entries(doc).filter(([key]) => key !== 'type')), unknown: true },
-    ];
-    if (!MAPPED.has(type) && !SILENT.has(type)) return unknown();
-    if (!open && ended && type !== 'start') return unknown();
+    const p = parse(raw, lineNumber);
+    const { doc, type } = p;
+    if (!MAPPED.has(type) && !SILENT.has(type)) return [unknownOf(p)];
+    if (!open && ended && type !== 'start') return [unknownOf(p)];
 
     const out: Out = [];
     switch (type) {
@@ -191,7 +217,7 @@ export function createAiSdkDialect(): DialectDecoder {
         close(out, failed ? 'error' : 'cancelled');
         return out;
       case 'error': {
-        const message = str('errorText');
+        const message = str(p, 'errorText');
         if (!open) openRun(out);
         failed = true;
         out.push({ method: 'RunError', params: { message: message === '' ? 'The AI SDK stream reported an error' : message, code: 'provider' } });
@@ -199,7 +225,7 @@ export function createAiSdkDialect(): DialectDecoder {
       }
       case 'text-delta':
       case 'reasoning-delta': {
-        const delta = str('delta');
+        const delta = str(p, 'delta');
         if (delta === '') return out;
         ensureTurn(out);
         if (type === 'text-delta') {
@@ -213,10 +239,10 @@ export function createAiSdkDialect(): DialectDecoder {
       }
       case 'tool-input-available':
       case 'tool-input-error': {
-        const id = str('toolCallId');
-        const name = str('toolName');
+        const id = str(p, 'toolCallId');
+        const name = str(p, 'toolName');
         const input = doc['input'];
-        const errorText = type === 'tool-input-error' ? str('errorText') : undefined;
+        const errorText = type === 'tool-input-error' ? str(p, 'errorText') : undefined;
         ensureTurn(out);
         names.set(id, name);
         if (!begun.has(id)) {
@@ -228,24 +254,24 @@ export function createAiSdkDialect(): DialectDecoder {
         return out;
       }
       case 'tool-output-available': {
-        const id = str('toolCallId');
+        const id = str(p, 'toolCallId');
         if (doc['preliminary'] === true) return out;
         const output = doc['output'];
         result(out, id, typeof output === 'string' ? output : (JSON.stringify(output) ?? 'null'), true);
         return out;
       }
       case 'tool-output-error':
-        result(out, str('toolCallId'), str('errorText'), false);
+        result(out, str(p, 'toolCallId'), str(p, 'errorText'), false);
         return out;
       case 'tool-output-denied': {
-        const id = str('toolCallId');
+        const id = str(p, 'toolCallId');
         result(out, id, `${names.get(id) ?? 'tool'} error: denied by the user`, false);
         return out;
       }
       case 'tool-input-start': {
         // no event yet, but a result that follows without an input (a call begun elsewhere) gets its name
-        const id = str('toolCallId');
-        if (!names.has(id)) names.set(id, str('toolName'));
+        const id = str(p, 'toolCallId');
+        if (!names.has(id)) names.set(id, str(p, 'toolName'));
         return out;
       }
       default:
