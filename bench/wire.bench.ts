@@ -2,8 +2,11 @@
  * Wire decoding: the push core against plain JSON.parse of the same lines, per dialect, and whether the
  * cost of a delta stays flat along a long answer.
  */
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { EventEncoder } from '@ag-ui/encoder';
 import { createWireDecoder } from '../src/index.js';
+import { bundleIife } from './browser.js';
 import type { BenchCase } from './harness.js';
 
 const N = 10_000;
@@ -124,8 +127,18 @@ export const cases: BenchCase[] = [
   dialectCase('AI SDK UI message stream', aiSdk),
 ];
 
+/** min+gzip size of a bundle of one entry (its dependencies included), in kB. */
+async function size(entry: string): Promise<string> {
+  const code = await bundleIife(fileURLToPath(new URL(entry, import.meta.url)), 'x', true);
+  return `${(gzipSync(code, { level: 9 }).length / 1024).toFixed(1)} kB`;
+}
+
 /** Per-delta cost along one stream: the last 1k deltas against the first 1k, median of 15 streams. */
 export async function run(): Promise<void> {
+  console.log('bundle sizes, min+gzip (Vite, IIFE, dependencies included):');
+  console.log(`  the codec + push decoder (every reader, for 'auto'): ${await size('../test/unit/package/entries/decoder.ts')}`);
+  console.log(`  of which the AG-UI and AI SDK readers alone: ${await size('./entries/readers.ts')}`);
+  console.log(`  WireClient: ${await size('../test/unit/package/entries/client.ts')}; encodeStream (all writers): ${await size('../test/unit/package/entries/encode.ts')}`);
   const body = lines.map((l) => new TextEncoder().encode(l + '\n'));
   const ratios: number[] = [];
   const firsts: number[] = [];
