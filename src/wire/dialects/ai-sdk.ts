@@ -2,57 +2,11 @@
  * The AI SDK UI message stream (`{"type": "text-delta", ...}` parts over SSE, ended by `[DONE]`), the
  * protocol of every `useChat` back end, normalised into pagent's events as design §5.1 specifies.
  */
-import { WireDecodeError } from '../../errors.js';
 import type { StopReason, TurnEnd, UnknownEvent, WireEvent } from '../events.js';
 import type { DialectDecoder } from './index.js';
+import { parseTyped, str, unknownOf } from './typed-document.js';
 
-type Doc = Record<string, unknown>;
 type Out = Array<WireEvent | UnknownEvent>;
-
-const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** One document being decoded: its fields, and what an error about it needs. */
-interface Parsed {
-  doc: Doc;
-  type: string;
-  raw: string;
-  lineNumber: number;
-}
-
-function parse(raw: string, lineNumber: number): Parsed {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(raw);
-  } catch (err) {
-    throw new WireDecodeError('invalid-json', `Invalid JSON: ${(err as Error).message}`, raw, lineNumber, err);
-  }
-  if (!isObject(doc)) throw new WireDecodeError('not-an-event', 'Not a JSON object', raw, lineNumber);
-  const type = doc['type'];
-  if (typeof type !== 'string') throw new WireDecodeError('not-an-event', 'UI message part without a string "type"', raw, lineNumber);
-  return { doc, type, raw, lineNumber };
-}
-
-const invalid = (p: Parsed, message: string): WireDecodeError =>
-  new WireDecodeError('invalid-params', `${p.type}: ${message}`, p.raw, p.lineNumber);
-
-function str(p: Parsed, key: string): string {
-  const value = p.doc[key];
-  if (typeof value !== 'string') throw invalid(p, `"${key}" must be a string`);
-  return value;
-}
-
-function optStr(p: Parsed, key: string): string | undefined {
-  const value = p.doc[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw invalid(p, `"${key}" must be a string`);
-  return value;
-}
-
-/** The document as an unknown event: params are its fields without `type`. */
-function unknownOf(p: Parsed): UnknownEvent {
-  // fromEntries defines own properties, so a "__proto__" key stays an inert field.
-  return { method: p.type, params: Object.fromEntries(Object.entries(p.doc).filter(([key]) => key !== 'type')), unknown: true };
-}
 
 /** Parts that only delimit a text, reasoning or tool input: they map to no event. */
 const SILENT = new Set(['text-start', 'text-end', 'reasoning-start', 'reasoning-end', 'tool-input-delta']);
@@ -184,7 +138,7 @@ export function createAiSdkDialect(): DialectDecoder {
   };
 
   const decode = (raw: string, lineNumber: number): Out => {
-    const p = parse(raw, lineNumber);
+    const p = parseTyped(raw, lineNumber, 'UI message part');
     const { doc, type } = p;
     if (!MAPPED.has(type) && !SILENT.has(type)) return [unknownOf(p)];
     if (!open && ended && type !== 'start') return [unknownOf(p)];
