@@ -1,6 +1,7 @@
 // The demo app (see index.html): one <pagent-chat>, three sources.
 //   - "wire":  the element POSTs to the local wire server (/demo/api/chat), which runs an Agent in Node
-//              against the local scripted model and streams NDJSON — the default, no key, no network.
+//              against the local scripted model and streams NDJSON — the default, no key, no network;
+//              "wire-ag-ui" / "wire-ai-sdk": the same server writing AG-UI / the AI SDK UI message stream.
 //   - "local": an in-browser Agent against the same local scripted model, sessions in IndexedDB.
 //   - "own":   an in-browser Agent against any OpenAI-compatible endpoint with the user's own key.
 // Each agent source keeps one Agent; the element's conversation list switches its session (useSession).
@@ -9,7 +10,7 @@ import { Agent, LLM, createKeyStore, createSessionStore, createWorkspace, worksp
 import { demoTools, DEMO_SYSTEM_PROMPT } from './tools.js';
 import { Session } from '../src/index.js';
 
-type Source = 'wire' | 'local' | 'own';
+type Source = 'wire' | 'wire-ag-ui' | 'wire-ai-sdk' | 'local' | 'own';
 
 const chat = document.querySelector('pagent-chat')!;
 const sourceSelect = document.querySelector<HTMLSelectElement>('#source')!;
@@ -48,11 +49,12 @@ function detach(): void {
   chat.reset();
 }
 
-function useWire(): void {
+/** The wire server in one of the protocols it writes (the element detects which one it reads). */
+function useWire(source: 'wire' | 'wire-ag-ui' | 'wire-ai-sdk'): void {
   detach();
   chat.store = undefined;
-  chat.src = '/demo/api/chat';
-  status.value = 'Wire server: /demo/api/chat (an Agent in Node, local scripted model)';
+  chat.src = source === 'wire' ? '/demo/api/chat' : `/demo/api/chat?dialect=${source.slice('wire-'.length)}`;
+  status.value = `Wire server: ${chat.src} (an Agent in Node, local scripted model)`;
 }
 
 function useAgent(agent: Agent, label: string): void {
@@ -89,7 +91,7 @@ async function useOwnEndpoint(): Promise<void> {
 
 function applySource(source: Source): void {
   endpointForm.hidden = source !== 'own';
-  if (source === 'wire') useWire();
+  if (source === 'wire' || source === 'wire-ag-ui' || source === 'wire-ai-sdk') useWire(source);
   else if (source === 'local') useLocalAgent();
   else if (agents.own) useAgent(agents.own, 'In-browser Agent → your endpoint');
   else {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Connect, Plugin } from 'vite';
-import { Agent, LLM, Session } from '../src/index.js';
+import { Agent, LLM, Session, encodeStreamHeaders, type EncodeDialect } from '../src/index.js';
 import { handleScriptedCompletion } from './scripted-model.js';
 import { demoTools, DEMO_SYSTEM_PROMPT } from './tools.js';
 
@@ -8,12 +8,13 @@ import { demoTools, DEMO_SYSTEM_PROMPT } from './tools.js';
  * The demo's local servers (no network, no API key), mounted on the dev and preview servers:
  * - `POST /demo/v1/chat/completions` — the scripted OpenAI-compatible model (demo/scripted-model.ts);
  * - `POST /demo/api/chat` — a wire server: runs an `Agent` in Node against that model and streams
- *   `agent.wire()` as NDJSON, keeping each conversation under its `X-Session-Id`.
+ *   `agent.wire()`, keeping each conversation under its `X-Session-Id`: pagent NDJSON, or with
+ *   `?dialect=ag-ui` / `?dialect=ai-sdk` the AG-UI or AI SDK UI message stream (SSE, with its headers).
  */
 export function demoServer(): Plugin {
   const sessions = new Map<string, Session>();
 
-  async function handleChat(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handleChat(req: IncomingMessage, res: ServerResponse, dialect: EncodeDialect): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     let body: { message?: unknown; session_id?: unknown };
@@ -36,16 +37,22 @@ export function demoServer(): Plugin {
     const agent = new Agent({ llm, session, tools: demoTools });
     const abort = new AbortController();
     res.on('close', () => abort.abort());
-    res.writeHead(200, { 'Content-Type': 'application/x-ndjson', 'Cache-Control': 'no-store', 'X-Session-Id': sessionId });
-    for await (const line of agent.wire(body.message, { signal: abort.signal })) res.write(line);
+    res.writeHead(200, { ...encodeStreamHeaders({ dialect }), 'Cache-Control': 'no-store', 'X-Session-Id': sessionId });
+    for await (const line of agent.wire(body.message, { signal: abort.signal, dialect })) res.write(line);
     res.end();
   }
 
   const mount = (app: Connect.Server): void => {
     app.use('/demo', (req, res, next) => {
       if (req.method !== 'POST') return next();
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const dialect = url.searchParams.get('dialect') ?? 'pagent';
       const route =
-        req.url === '/v1/chat/completions' ? handleScriptedCompletion(req, res) : req.url === '/api/chat' ? handleChat(req, res) : undefined;
+        url.pathname === '/v1/chat/completions'
+          ? handleScriptedCompletion(req, res)
+          : url.pathname === '/api/chat' && (dialect === 'pagent' || dialect === 'ag-ui' || dialect === 'ai-sdk')
+            ? handleChat(req, res, dialect)
+            : undefined;
       if (!route) return next();
       route.catch((err: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });

@@ -3,7 +3,7 @@
  * wire events of design §1 in pagent's order.
  */
 import { PagentError, StoreError } from '../errors.js';
-import { encodeEventLine } from '../wire/codec.js';
+import { encodeStream, type EncodeStreamOptions } from '../wire/encode-stream.js';
 import type { ParamsOf, StepSummary, StopReason, ToolCall, Usage, WireEvent } from '../wire/events.js';
 import type { AssistantMessage, ChatMessage, ToolMessage, ToolSchema } from './messages.js';
 import { Session } from './session.js';
@@ -129,6 +129,9 @@ export interface RunOptions {
    */
   onSteer?: (text: string) => void;
 }
+
+/** Options of {@link Agent.wire}: the run's, plus the protocol to write. */
+export interface WireOptions extends RunOptions, Partial<EncodeStreamOptions> {}
 
 type Approve = RunOptions['approve'];
 
@@ -328,9 +331,15 @@ export class Agent {
     if (failure) throw PagentError.fromRunError(failure);
   }
 
-  /** Yields the run as NDJSON wire lines, each ending in `\n` (pagent's `arun_wire()`). */
-  async *wire(input: string, options: RunOptions = {}): AsyncGenerator<string, void, undefined> {
-    for await (const event of this.events(input, options)) yield encodeEventLine(event);
+  /**
+   * Yields the run as wire text: by default pagent's NDJSON lines, each ending in `\n` (pagent's
+   * `arun_wire()`); with `dialect: 'ag-ui'` or `'ai-sdk'` the stream an AG-UI client or an AI SDK
+   * `useChat` front end reads (SSE messages by default; `format` can force one). See `encodeStream`, and
+   * `encodeStreamHeaders` for the response headers. Breaking out of the loop cancels the run.
+   */
+  async *wire(input: string, options: WireOptions = {}): AsyncGenerator<string, void, undefined> {
+    const { dialect = 'pagent', format, ...runOptions } = options;
+    yield* encodeStream(this.events(input, runOptions), { dialect, format });
   }
 
   /**

@@ -5,7 +5,7 @@ export { Session, SlidingWindowSession, CompactingSession, estimateTokens } from
 export type { SessionJSON, CountTokens, SlidingWindowSessionOptions, CompactingSessionOptions, SummaryModel } from './session.js';
 export { Agent } from './agent.js';
 export type { ToolHooks, BeforeToolHook, AfterToolHook, BeforeToolContext, AfterToolContext, BeforeToolDecision, AfterToolDecision } from './hooks.js';
-export type { AgentOptions, RunOptions, AgentModel, AgentModelEvent, AgentModelRequest, AgentModelStep, AgentStore } from './agent.js';
+export type { AgentOptions, RunOptions, WireOptions, AgentModel, AgentModelEvent, AgentModelRequest, AgentModelStep, AgentStore } from './agent.js';
 export { LLM } from './llm.js';
 export type { LLMOptions, LLMRequest, LLMStreamEvent, LLMRetryInfo } from './llm.js';
 export { createChunkAssembler, createCompletionDecoder } from './chunk-assembler.js';

@@ -1,5 +1,6 @@
 /**
- * `WireClient`: fetches a server's agent stream (NDJSON or SSE, pagent or Victor) and yields typed events,
+ * `WireClient`: fetches a server's agent stream (NDJSON or SSE; pagent, Victor, AG-UI or the AI SDK's UI
+ * message stream) and yields typed events,
  * with runs that always end (design §1) whatever the server or the network does.
  */
 import { decodeWireStream, type DecodeStreamOptions } from './decode-stream.js';
@@ -29,7 +30,8 @@ export interface WireClientOptions {
    */
   format?: WireFormat | 'auto' | undefined;
   /**
-   * The wire dialect; `'auto'` detects it from the first document.
+   * The wire dialect; `'auto'` detects it from the first document, or takes `'ai-sdk'` when the response
+   * carries the AI SDK's `x-vercel-ai-ui-message-stream` header.
    * @defaultValue 'auto'
    */
   dialect?: DialectName | 'auto' | undefined;
@@ -179,7 +181,8 @@ export class WireClient<IncludeUnknown extends boolean = false> {
           : options.format;
       const decoderOptions: DecodeStreamOptions = {
         format,
-        dialect: options.dialect,
+        dialect:
+          (options.dialect ?? 'auto') === 'auto' && response.headers.has('x-vercel-ai-ui-message-stream') ? 'ai-sdk' : options.dialect,
         maxLineBytes: options.maxLineBytes,
         onLine: options.onLine,
         onDecodeError: options.onDecodeError,

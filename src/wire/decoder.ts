@@ -17,7 +17,8 @@ export interface WireDecoderOptions {
   format?: WireFormat | 'auto' | undefined;
   /**
    * The wire dialect. `'auto'` detects it from the first document that looks like one (a JSON-RPC
-   * envelope is pagent, `{"v", "event"}` is Victor); documents before that decode as pagent.
+   * envelope is pagent, `{"v", "event"}` is Victor, an upper-case `type` is AG-UI, a UI message part
+   * `type` such as `start` or `text-delta` is the AI SDK); documents before that decode as pagent.
    * @defaultValue 'auto'
    */
   dialect?: DialectName | 'auto' | undefined;

@@ -12,3 +12,5 @@ export type { WireFormat } from './framing.js';
 export type { DialectName } from './dialects/index.js';
 export { WireClient, type WireClientOptions, type WireStreamOptions, type WireClientEvent } from './client.js';
 export { decodeWebSocket, type DecodeWebSocketOptions } from './websocket.js';
+export { encodeStream, encodeStreamHeaders, type EncodeStreamOptions, type EncodeDialect } from './encode-stream.js';
+

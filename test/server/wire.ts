@@ -129,6 +129,33 @@ function corpusScript(url: URL): WireScript | undefined {
   };
 }
 
+/**
+ * A stream written by the protocol's own producer (`@ag-ui/encoder`, or the AI SDK's `streamText` with its
+ * mock model), with the headers that producer sets; `header=0` drops the AI SDK's marker header.
+ * The producers load on first use, so the Vite config that mounts these routes stays light.
+ */
+async function dialectScript(url: URL): Promise<WireScript | undefined> {
+  const [, , , dialect, name] = url.pathname.split('/');
+  const q = url.searchParams;
+  const chunking = { chunkMax: Number(q.get('chunkMax') ?? 16), seed: Number(q.get('seed') ?? 1), delayMs: Number(q.get('delayMs') ?? 0) };
+  if (dialect === 'ag-ui') {
+    const { agUiScenarios, agUiSse } = await import('../helpers/ag-ui-producer.js');
+    const events = (agUiScenarios as Record<string, Parameters<typeof agUiSse>[0]>)[name ?? ''];
+    if (!events) return undefined;
+    return { headers: { 'Content-Type': 'text/event-stream' }, body: agUiSse(events), ...chunking };
+  }
+  if (dialect === 'ai-sdk') {
+    const { aiSdkResponse, aiSdkResponseWithData, aiSdkScenarios } = await import('../helpers/ai-sdk-producer.js');
+    const scenario = (aiSdkScenarios as Record<string, Parameters<typeof aiSdkResponse>[0]>)[name ?? ''];
+    if (!scenario) return undefined;
+    const response = (q.get('data') === '1' ? aiSdkResponseWithData : aiSdkResponse)(scenario);
+    const headers = Object.fromEntries(response.headers);
+    if (q.get('header') === '0') delete headers['x-vercel-ai-ui-message-stream'];
+    return { headers, body: await response.text(), ...chunking };
+  }
+  return undefined;
+}
+
 function json(res: ServerResponse, value: unknown, status = 200): void {
   res.writeHead(status, { ...CORS_HEADERS, 'Content-Type': 'application/json' }).end(JSON.stringify(value));
 }
@@ -138,6 +165,8 @@ function json(res: ServerResponse, value: unknown, status = 200): void {
  * - `POST /wire/script` (body: a {@link WireScript}) or `GET /wire/script?s=<JSON>`: a scripted response;
  * - `GET|POST /wire/corpus/<dir>/<file>?as=sse|ndjson&chunkMax=&seed=&delayMs=&type=`: a corpus file in
  *   random small chunks (`type=none` sends no Content-Type);
+ * - `GET|POST /wire/dialect/<ag-ui|ai-sdk>/<scenario>?chunkMax=&seed=&delayMs=&header=0&data=1`: a scenario
+ *   of test/helpers/ag-ui-producer.ts or ai-sdk-producer.ts, written by that protocol's own producer;
  * - `GET /wire/echo` / `POST /wire/echo`: one pagent run whose `user_input` is the JSON of the request's
  *   method, body and headers (x-*, accept, content-type);
  * - `GET /wire/closes?id=`: the {@link CloseRecord} of a scripted connection (`{}` when unknown).
@@ -152,6 +181,13 @@ export const wireRoutes: RouteHandler = async (req, res, url) => {
   }
   if (route.startsWith('corpus/')) {
     const script = corpusScript(url);
+    if (!script) return false;
+    if (req.method === 'POST') await readBody(req);
+    await play(req, res, script);
+    return true;
+  }
+  if (route.startsWith('dialect/')) {
+    const script = await dialectScript(url);
     if (!script) return false;
     if (req.method === 'POST') await readBody(req);
     await play(req, res, script);

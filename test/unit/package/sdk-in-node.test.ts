@@ -31,6 +31,8 @@ describe('the built package', () => {
       'decodeWireStream',
       'WireClient',
       'decodeWebSocket',
+      'encodeStream',
+      'encodeStreamHeaders',
       'WireDecodeError',
       'PagentError',
       'LLM',

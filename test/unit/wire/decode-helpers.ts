@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { randomPieces } from '../../helpers/random.js';
 import {
   createWireDecoder,
   type UnknownEvent,
@@ -75,4 +76,32 @@ export function expectEverySplit(bytes: Uint8Array, expected: unknown, map: (out
       expect(got, name).toEqual(expected);
     }
   }
+}
+
+/**
+ * Decodes `body` whole, one byte at a time and in `randomSplits` seeded random splits (pieces of 1..64
+ * bytes, cutting UTF-8 sequences too), checks that every chunking gives the same events and no decode
+ * error, and returns them.
+ */
+export function decodeEveryChunking(
+  body: string | Uint8Array,
+  options: WireDecoderOptions & { finish?: 'end' | 'cancel' } = {},
+  randomSplits = 12,
+): Decoded {
+  const bytes = typeof body === 'string' ? utf8(body) : body;
+  const whole = decodeChunks([bytes], options);
+  expect(whole.errors, 'whole').toEqual([]);
+  const want = JSON.stringify(whole.events);
+  const single: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i++) single.push(bytes.subarray(i, i + 1));
+  const chunkings: Array<[string, Uint8Array[]]> = [['one byte at a time', single]];
+  for (let seed = 1; seed <= randomSplits; seed++) chunkings.push([`random split, seed ${seed}`, randomPieces(bytes, 64, seed)]);
+  for (const [name, chunks] of chunkings) {
+    const out = decodeChunks(chunks, options);
+    if (out.errors.length > 0 || JSON.stringify(out.events) !== want) {
+      expect(out.errors, name).toEqual([]);
+      expect(out.events, name).toEqual(whole.events);
+    }
+  }
+  return whole;
 }

@@ -16,6 +16,17 @@ describe('dialect detection', () => {
     expect(detectDialect('[1]')).toBeUndefined();
   });
 
+  it('tells AG-UI (upper-case type) and the AI SDK (a UI message part type) from legacy Victor', () => {
+    expect(detectDialect('{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}')).toBe('ag-ui');
+    expect(detectDialect('{"type": "TEXT_MESSAGE_CHUNK", "delta": "x"}')).toBe('ag-ui');
+    expect(detectDialect('{"type": "start"}')).toBe('ai-sdk');
+    expect(detectDialect('{"type": "text-delta", "id": "t", "delta": "x"}')).toBe('ai-sdk');
+    expect(detectDialect('{"type": "data-weather", "data": {}}')).toBe('ai-sdk');
+    expect(detectDialect('{"type": "error", "errorText": "boom"}')).toBe('ai-sdk');
+    expect(detectDialect('{"type": "error", "message": "boom"}')).toBe('victor');
+    expect(detectDialect('{"type": "stream_end"}')).toBe('victor');
+  });
+
   it('locks onto the first recognisable document, after garbage lines', () => {
     const out = decodeChunks(['<html>\n' + victorContent + '\n' + '{"v": 1, "event": "stream_end"}\n']);
     expect(out.errors.map((e) => [e.reason, e.lineNumber])).toEqual([['invalid-json', 1]]);

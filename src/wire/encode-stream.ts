@@ -1,0 +1,130 @@
+/**
+ * `encodeStream`: our events as the bytes of another protocol (pagent NDJSON, AG-UI, the AI SDK UI
+ * message stream), so an `Agent` can serve any of their clients.
+ */
+import { createAgUiWriter } from './dialects/ag-ui-encode.js';
+import { createAiSdkWriter } from './dialects/ai-sdk-encode.js';
+import type { DialectWriter } from './dialects/writer.js';
+import { eventToRpc } from './codec.js';
+import type { UnknownEvent, WireEvent } from './events.js';
+import type { WireFormat } from './framing.js';
+
+/** The protocols `encodeStream` writes. */
+export type EncodeDialect = 'pagent' | 'ag-ui' | 'ai-sdk';
+
+/** Options of {@link encodeStream}. */
+export interface EncodeStreamOptions {
+  /** The protocol to write. */
+  dialect: EncodeDialect;
+  /**
+   * `'ndjson'`: one JSON document a line. `'sse'`: one `data: <json>` message each.
+   * @defaultValue `'ndjson'` for pagent, `'sse'` for AG-UI and the AI SDK (the transports their clients read)
+   */
+  format?: WireFormat | undefined;
+}
+
+/**
+ * The response headers a server sends with {@link encodeStream}'s output: the `Content-Type` of the
+ * format, and for the AI SDK its `x-vercel-ai-ui-message-stream: v1` marker (which `useChat` and our
+ * `WireClient` recognise).
+ */
+export function encodeStreamHeaders(options: EncodeStreamOptions): Record<string, string> {
+  const sse = (options.format ?? (options.dialect === 'pagent' ? 'ndjson' : 'sse')) === 'sse';
+  const headers: Record<string, string> = { 'Content-Type': sse ? 'text/event-stream' : 'application/x-ndjson' };
+  if (options.dialect === 'ai-sdk') headers['x-vercel-ai-ui-message-stream'] = 'v1';
+  return headers;
+}
+
+function pagentWriter(): DialectWriter {
+  return { write: (event) => [eventToRpc(event)], done: undefined };
+}
+
+/**
+ * Writes events as another protocol's stream: each yielded string is one NDJSON line or one SSE message,
+ * ready to write to a response.
+ *
+ * Runs are written whole, whatever the input does (design §1): an event outside a run is preceded by a
+ * `RunBegin{user_input: ""}`; a `RunBegin` while a run is open, and the end of the input while a run is
+ * open, first close that run as failed (`RunError{code: "truncated"}` + `RunEnd{stop_reason: "error"}`
+ * with the partial answer), so the other side never waits on a cut run. If the input throws, the open
+ * run is closed the same way (with the error's message) before the error is rethrown. Unknown events are
+ * written only in the pagent dialect. Tool call ids are kept; a cancelled run is written as the protocol's
+ * cancel (AG-UI outcome `cancelled`, AI SDK `abort`) and a failed run carries its message (`RUN_ERROR`,
+ * `error`). The README's Dialects section gives each mapping. Breaking out of the loop stops reading the
+ * input.
+ *
+ * @example
+ * // a Node server answering an AI SDK `useChat` front end with an in-browser-style Agent
+ * res.writeHead(200, encodeStreamHeaders({ dialect: 'ai-sdk' }));
+ * for await (const chunk of encodeStream(agent.events(message), { dialect: 'ai-sdk' })) res.write(chunk);
+ * res.end();
+ */
+export async function* encodeStream(
+  events: AsyncIterable<WireEvent | UnknownEvent>,
+  options: EncodeStreamOptions,
+): AsyncGenerator<string, void, undefined> {
+  const { dialect } = options;
+  const sse = (options.format ?? (dialect === 'pagent' ? 'ndjson' : 'sse')) === 'sse';
+  const writer = dialect === 'ag-ui' ? createAgUiWriter() : dialect === 'ai-sdk' ? createAiSdkWriter() : pagentWriter();
+  const frame = (doc: unknown): string => (sse ? `data: ${JSON.stringify(doc)}\n\n` : `${JSON.stringify(doc)}\n`);
+
+  let runOpen = false;
+  let failed = false;
+  let content = '';
+  let reasoning = '';
+
+  /** Closes the open run as failed: its `RunError` (unless it carried one) and a `RunEnd` with the partial answer. */
+  function* closeFailed(message: string): Generator<string> {
+    if (!runOpen) return;
+    const closing: WireEvent[] = [];
+    if (!failed) closing.push({ method: 'RunError', params: { message, code: 'truncated' } });
+    closing.push({ method: 'RunEnd', params: { content, tool_calls: [], reasoning_content: reasoning, usage: null, stop_reason: 'error' } });
+    for (const event of closing) yield* emit(event);
+  }
+
+  function* emit(event: WireEvent): Generator<string> {
+    switch (event.method) {
+      case 'RunBegin':
+        runOpen = true;
+        failed = false;
+        content = reasoning = '';
+        break;
+      case 'TurnBegin':
+      case 'ToolResult':
+        content = '';
+        if (event.method === 'TurnBegin') reasoning = '';
+        break;
+      case 'TextDelta':
+        content += event.params.text;
+        break;
+      case 'ReasoningDelta':
+        reasoning += event.params.text;
+        break;
+      case 'RunError':
+        failed = true;
+        break;
+      case 'RunEnd':
+        runOpen = false;
+        break;
+    }
+    for (const doc of writer.write(event)) yield frame(doc);
+  }
+
+  try {
+    for await (const event of events) {
+      if ('unknown' in event && event.unknown === true) {
+        if (dialect === 'pagent') yield frame(eventToRpc(event));
+        continue;
+      }
+      const known = event as WireEvent;
+      if (known.method === 'RunBegin') yield* closeFailed('A new run began before this one ended');
+      else if (!runOpen) yield* emit({ method: 'RunBegin', params: { user_input: '' } });
+      yield* emit(known);
+    }
+  } catch (err) {
+    yield* closeFailed(`The event stream failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw err;
+  }
+  yield* closeFailed('The event stream ended before the run did');
+  if (sse && writer.done !== undefined) yield `data: ${writer.done}\n\n`;
+}

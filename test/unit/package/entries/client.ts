@@ -1,0 +1,2 @@
+// A consumer of WireClient only.
+export { WireClient } from '../../../../src/index.js';

@@ -1,0 +1,2 @@
+// A server that writes other protocols.
+export { encodeStream } from '../../../../src/index.js';
