@@ -10,7 +10,7 @@
  * line break after {@link CHUNK_CHARS} characters), so the browser lays out only the last one.
  */
 import { appendNode, createElement, renderInlines, type DomContext } from './inline-dom.js';
-import { parseInlines, type Inline, type InlineContext } from './inlines.js';
+import { Inline, parseInlines, type InlineContext } from './inlines.js';
 import { unresolvedLookups } from './entities.js';
 
 /** Characters of text after which a long leaf starts a new chunk at its next soft line break. */
@@ -145,19 +145,22 @@ export class InlineLeaf {
       const end = node.next ? node.next.start : text.length;
       if (end > settle) break;
       if (node.type === 'softbreak' && this.settled + node.start - this.chunkStart >= CHUNK_CHARS) {
-        this.settleNodes(runStart, node.next, '');
+        this.settleNodes(runStart, node.next);
         runStart = node.next;
         this.startChunk(this.settled + node.start + 1);
       }
       node = node.next;
     }
-    let split = '';
     if (node && node.type === 'text' && node.plain && settle > node.start) {
-      split = node.literal.slice(0, settle - node.start);
-      node.literal = node.literal.slice(settle - node.start);
-      node.start = settle;
+      // Split the text node at the point: its first part settles (with the nodes before it, so GFM email
+      // autolinks are found in the same run of text), the rest stays in the tail.
+      const rest = new Inline('text', settle, node.literal.slice(settle - node.start));
+      rest.plain = true;
+      node.literal = node.literal.slice(0, settle - node.start);
+      node.insertAfter(rest);
+      node = rest;
     }
-    this.settleNodes(runStart, node, split);
+    this.settleNodes(runStart, node);
     const consumed = node ? node.start : text.length;
     if (node) {
       // The tail, placed after the settled nodes and removed on the next update.
@@ -174,17 +177,12 @@ export class InlineLeaf {
     }
   }
 
-  /** Renders nodes `from`…`stop` (exclusive) and a split-off text prefix into the target, for good. */
-  private settleNodes(from: Inline | null, stop: Inline | null, split: string): void {
-    if (from === stop && split === '') return;
+  /** Renders nodes `from`…`stop` (exclusive) into the target, for good. */
+  private settleNodes(from: Inline | null, stop: Inline | null): void {
+    if (from === stop) return;
     const { cx } = this.host;
     const fragment = cx.doc.createDocumentFragment();
-    if (from !== stop) renderInlines(cx, from, stop, fragment);
-    if (split !== '') {
-      const last = fragment.lastChild;
-      if (last && last.nodeType === 3) (last as Text).appendData(split);
-      else fragment.appendChild(cx.doc.createTextNode(split));
-    }
+    renderInlines(cx, from, stop, fragment);
     const head = fragment.firstChild;
     const previous = (this.target as Node).lastChild;
     // Consecutive settled text stays one Text node.

@@ -436,6 +436,19 @@ describe('createMarkdownStream', () => {
     expect(streamed(['a\r', '\nb\r\n\r', '\nc\rd']).innerHTML).toBe(whole('a\nb\n\nc\nd').innerHTML);
   });
 
+  it('leaves a few hundred nodes after 20,000 one-character deltas of prose', () => {
+    const el = document.createElement('div');
+    const md = createMarkdownStream(el);
+    const paragraph = 'The quick brown fox jumps over the lazy dog, again and again, until the paragraph ends. '.repeat(6);
+    const text = `${paragraph.trim()}\n\n`.repeat(40).slice(0, 20_000);
+    expect(text).toHaveLength(20_000);
+    for (const c of text) md.append(c);
+    md.end();
+    const nodes = (n: Node): number => [...n.childNodes].reduce((a, c) => a + 1 + nodes(c), 0);
+    expect(nodes(el)).toBeLessThan(500);
+    expect(el.textContent!.length).toBeGreaterThan(19_000);
+  });
+
   it('keeps consecutive text in one Text node: DOM size follows the text, not the deltas', () => {
     const el = document.createElement('div');
     const md = createMarkdownStream(el);
@@ -512,6 +525,16 @@ describe('work per delta', () => {
     ['one long 1) list', (i: number) => (i % 2 === 1 ? `${i % 10}) item ` : `${i % 10}\n`)],
     ['one long heading', (i: number) => (i === 1 ? '## ' : `w${i % 10} # `)],
     ['snake_case, backslashes and references', (i: number) => (i === 1 ? 'Start ' : `a_b${i % 10}\\ x__y &amp; `)],
+    // the issue's named cases: a 5,000-line code fence, a 1,000-item list, a 500-row table
+    ['a 5,000-line code fence', (i: number) => (i === 1 ? '```ts\n' : i % 2 === 0 ? `const x${i % 10} = f(${i % 7});` : '\n')],
+    ['a 1,000-item list', (i: number) => ['- ', 'item ', `${i % 10}`, ' with ', '*some* ', 'text', ' and ', '`code`', '.', '\n'][(i - 1) % 10]!],
+    [
+      'a 500-row table',
+      (i: number) =>
+        i === 1
+          ? '| name | value | note |\n|---|---:|---|\n'
+          : ['| ', 'row', ` ${i % 10}`, ' | ', `${i % 97}`, ' | ', 'a ', '**bold** ', 'note', ' |', '', '', '', '', '', '', '', '', '', '\n'][(i - 1) % 20]!,
+    ],
   ])('is no larger at the 10,000th delta than at the 100th (%s)', (_, deltas) => {
     expect(CYCLE).toHaveLength(200);
     const work = measure(deltas, 10_000);
