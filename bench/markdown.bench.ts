@@ -1,46 +1,52 @@
 /**
- * Markdown rendering in headless Chromium: the work per delta at the 100th and the 10,000th delta
- * (deterministic counters and observed DOM mutations, plus timings for reference), against the cost a
- * renderer that re-parses the whole answer would pay per delta; and the min+gzip size of the renderer
- * with its parser.
+ * Markdown rendering in headless Chromium.
+ *
+ * 1. Size: the renderer with its parser (min+gzip), and the lazily loaded entity table.
+ * 2. Work per delta of the markdown stream (deterministic counters) at the 100th and 10,000th delta.
+ * 3. Growth: main-thread time per update of `<pagent-chat>` (frame batching on, as shipped: one render per
+ *    frame), measured with CDP `Performance.getMetrics` (TaskDuration: script, style, layout, paint of
+ *    the page's main thread) over a run of streamed deltas, at the start and at the end of a 100 kB
+ *    paragraph, a 5,000-line code block, a 1,000-item list, a 500-row table, a 10,000-token answer and a
+ *    2,000-run conversation. The ratio end/start is what is compared (same run, same machine).
  */
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Rolldown } from 'vite';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../vite.config.js';
+import type { CDPSession, Page } from 'playwright-core';
+import { bundleIife, pageWithScript, withChromium } from './browser.js';
+import type { PagentChat } from '../src/chat/element.js';
 
-const ENTRY = fileURLToPath(new URL('../src/chat/markdown.ts', import.meta.url));
+const MARKDOWN = fileURLToPath(new URL('../src/chat/markdown.ts', import.meta.url));
+const ELEMENT = fileURLToPath(new URL('../src/chat/pagent-chat.ts', import.meta.url));
 
-async function bundle(minify: boolean): Promise<string> {
+/** min+gzip of an entry's ES build (the renderer's own chunk and its lazy chunks, separately). */
+async function esSizes(entry: string): Promise<Array<[string, number]>> {
   const out = (await build({
     configFile: false,
     logLevel: 'silent',
-    // iife: Vite keeps whitespace in minified ES library output, which would overstate the size.
-    build: { write: false, minify, lib: { entry: ENTRY, formats: ['iife'], name: 'md' } },
+    build: { write: false, minify: true, lib: { entry, formats: ['es'], fileName: 'entry' } },
   })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
   const first = Array.isArray(out) ? out[0]! : out;
-  const chunk = first.output.find((o) => o.type === 'chunk');
-  if (!chunk || chunk.type !== 'chunk') throw new Error('markdown bench: no bundle output');
-  return chunk.code;
+  return first.output
+    .filter((o) => o.type === 'chunk')
+    .map((o) => [o.fileName, gzipSync((o as Rolldown.OutputChunk).code, { level: 9 }).length]);
 }
 
 interface Work {
   charsParsed: number;
   nodesCreated: number;
   nodesTouched: number;
-  mutations: number;
-  micros: number;
 }
 
 declare global {
   interface Window {
     md: typeof import('../src/chat/markdown.js');
+    scenario: { el: PagentChat; next: () => string } | undefined;
   }
 }
 
-/** Runs in the page: streams `count` deltas and returns the work of each. */
-function streamDeltas({ kind, count }: { kind: 'mixed' | 'paragraph' | 'code'; count: number }): Work[] {
+/** Runs in the page: the stream's work counters for each of `count` deltas of a kind. */
+function streamWork({ kind, count }: { kind: 'mixed' | 'paragraph' | 'code'; count: number }): Work[] {
   const base =
     'Para with *em*, **strong**, `code` and [a link](https://example.com/x).\n\n- one\n- two\n  - nested\n\n' +
     '```\ncode line\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> quoted\n\n';
@@ -56,35 +62,14 @@ function streamDeltas({ kind, count }: { kind: 'mixed' | 'paragraph' | 'code'; c
   const el = document.createElement('div');
   document.body.append(el);
   const stream = window.md.createMarkdownStream(el);
-  const observer = new MutationObserver(() => {});
-  observer.observe(el, { subtree: true, childList: true, attributes: true, characterData: true });
-  // Timer resolution is coarse (often 0.1 ms), so time is taken over blocks of 50 deltas in a
-  // separate stream without the observer, and spread over the block's deltas.
-  const timed = window.md.createMarkdownStream(document.body.appendChild(document.createElement('div')));
-  const blockMicros: number[] = [];
-  let start = performance.now();
-  for (let i = 1; i <= count; i++) {
-    timed.append(delta(i));
-    if (i % 50 === 0) {
-      const now = performance.now();
-      blockMicros.push(((now - start) * 1000) / 50);
-      start = now;
-    }
-  }
-  timed.end();
   const work: Work[] = [];
   for (let i = 1; i <= count; i++) {
     const before = { ...stream.stats };
     stream.append(delta(i));
-    const micros = blockMicros[Math.floor((i - 1) / 50)] ?? 0;
-    let mutations = 0;
-    for (const r of observer.takeRecords()) mutations += r.type === 'childList' ? r.addedNodes.length + r.removedNodes.length : 1;
     work.push({
       charsParsed: stream.stats.charsParsed - before.charsParsed,
       nodesCreated: stream.stats.nodesCreated - before.nodesCreated,
       nodesTouched: stream.stats.nodesTouched - before.nodesTouched,
-      mutations,
-      micros,
     });
   }
   stream.end();
@@ -92,79 +77,153 @@ function streamDeltas({ kind, count }: { kind: 'mixed' | 'paragraph' | 'code'; c
   return work;
 }
 
-/** Runs in the page: what one whole re-render of the answer so far costs at delta `at` (the naive way). */
-function reRenderCost({ at }: { at: number }): { micros: number; nodes: number } {
-  const base =
-    'Para with *em*, **strong**, `code` and [a link](https://example.com/x).\n\n- one\n- two\n  - nested\n\n' +
-    '```\ncode line\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n> quoted\n\n';
-  const cycle = base.padEnd(198, 'z') + '\n\n';
-  const text = cycle.repeat(Math.ceil((at * 4) / cycle.length)).slice(0, at * 4);
-  const el = document.createElement('div');
+type Scenario = 'paragraph' | 'code' | 'list' | 'table' | 'answer' | 'conversation';
+
+/**
+ * Runs in the page: a fresh `<pagent-chat>` (defaults: frame batching on) holding `size` units of the
+ * scenario's content already rendered, and a generator of the deltas that continue it.
+ */
+async function setUp({ scenario, size }: { scenario: Scenario; size: number }): Promise<number> {
+  window.scenario?.el.remove();
+  const el = document.createElement('pagent-chat') as PagentChat;
+  el.style.height = '700px';
+  el.style.width = '800px';
   document.body.append(el);
-  const samples: number[] = [];
-  for (let i = 0; i < 7; i++) {
-    const t = performance.now();
-    window.md.renderMarkdown(el, text);
-    samples.push((performance.now() - t) * 1000);
+  await el.updateComplete;
+  const frame = (): Promise<void> => new Promise((r) => requestAnimationFrame(() => r()));
+  const END = { content: '', tool_calls: [], reasoning_content: '', usage: null };
+  const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa'];
+  let n = 0;
+  // Prose as models write it: words, some **bold**, `code` and links, a soft line break every ~12 words.
+  const prose = (): string => {
+    n += 1;
+    const w = words[n % 10]!;
+    const piece = n % 37 === 0 ? `**${w}** ` : n % 53 === 0 ? `\`${w}()\` ` : n % 71 === 0 ? `[${w}](https://example.com/${w}) ` : `${w} `;
+    return n % 12 === 0 ? `${piece.trimEnd()}\n` : piece;
+  };
+  const unit: Record<Scenario, () => string> = {
+    paragraph: prose,
+    answer: () => (++n % 40 === 0 ? 'end.\n\n' : prose()),
+    code: () => `    const value${++n} = compute(${n % 97}, "${words[n % 10]}");\n`,
+    list: () => `- item ${++n} with *some* text and \`code\`\n`,
+    table: () => `| row ${++n} | ${n % 97} | a **bold** note |\n`,
+    conversation: prose,
+  };
+  el.push({ method: 'RunBegin', params: { user_input: 'q' } });
+  const head: Record<Scenario, string> = {
+    paragraph: 'Start ',
+    answer: '',
+    code: '```ts\n',
+    list: '',
+    table: '| name | value | note |\n|---|---:|---|\n',
+    conversation: '',
+  };
+  if (scenario === 'conversation') {
+    // `size` earlier runs, each a question and a short answer, then the run that streams
+    for (let r = 0; r < size; r++) {
+      el.push({ method: 'RunBegin', params: { user_input: `question ${r}` } });
+      el.push({ method: 'TextDelta', params: { text: `Answer ${r} with **bold** and \`code\`.` } });
+      el.push({ method: 'RunEnd', params: { ...END, content: '', stop_reason: 'no_tool_calls' } });
+      if (r % 200 === 199) await frame();
+    }
+    el.push({ method: 'RunBegin', params: { user_input: 'now' } });
+  } else {
+    // `size` units of content, pushed in large deltas
+    let text = head[scenario];
+    for (let i = 0; i < size; i++) {
+      text += unit[scenario]();
+      if (text.length > 20_000) {
+        el.push({ method: 'TextDelta', params: { text } });
+        text = '';
+        await frame();
+      }
+    }
+    el.push({ method: 'TextDelta', params: { text } });
   }
-  const nodes = el.querySelectorAll('*').length;
-  el.remove();
-  samples.sort((a, b) => a - b);
-  return { micros: samples[3]!, nodes };
+  for (let i = 0; i < 5; i++) await frame();
+  // Deltas of about 4 characters, as token streams come.
+  let pending = '';
+  const next = (): string => {
+    while (pending.length < 4) pending += unit[scenario]();
+    const out = pending.slice(0, 4);
+    pending = pending.slice(4);
+    return out;
+  };
+  window.scenario = { el, next };
+  return el.shadowRoot!.querySelector('[part~="answer-text"]:last-of-type')?.textContent?.length ?? 0;
 }
 
-const window50 = (work: Work[], end: number): Work => {
-  const slice = work.slice(end - 50, end);
-  const total = (k: keyof Work): number => slice.reduce((a, w) => a + w[k], 0);
-  return {
-    charsParsed: total('charsParsed'),
-    nodesCreated: total('nodesCreated'),
-    nodesTouched: total('nodesTouched'),
-    mutations: total('mutations'),
-    micros: slice[slice.length - 1]!.micros,
-  };
-};
+/** Runs in the page: `count` deltas, one per frame (each one render, as a fast stream gives). */
+async function streamFrames({ count }: { count: number }): Promise<void> {
+  const { el, next } = window.scenario!;
+  for (let i = 0; i < count; i++) {
+    el.push({ method: 'TextDelta', params: { text: next() } });
+    await el.updateComplete;
+    await new Promise((r) => requestAnimationFrame(() => r(undefined)));
+  }
+}
 
-const fmt = (w: Work): string =>
-  `chars ${w.charsParsed}, nodes created ${w.nodesCreated}, nodes touched ${w.nodesTouched}, DOM mutations ${w.mutations}` +
-  ` (${w.micros.toFixed(1)} µs/delta over that block)`;
+async function taskDuration(cdp: CDPSession): Promise<number> {
+  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
+  return metrics.find((m) => m.name === 'TaskDuration')!.value;
+}
+
+/** Median main-thread ms per update over `blocks` blocks of `perBlock` updates. */
+async function perUpdate(page: Page, cdp: CDPSession, blocks = 7, perBlock = 30): Promise<number> {
+  await page.evaluate(streamFrames, { count: 20 }); // warm
+  const samples: number[] = [];
+  for (let b = 0; b < blocks; b++) {
+    const before = await taskDuration(cdp);
+    await page.evaluate(streamFrames, { count: perBlock });
+    samples.push(((await taskDuration(cdp)) - before) * 1000 / perBlock);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)]!;
+}
+
+const GROWTH: Array<{ scenario: Scenario; what: string; start: number; end: number; unit: string }> = [
+  { scenario: 'paragraph', what: 'one paragraph', start: 150, end: 15_000, unit: 'words (~1 kB → ~100 kB)' },
+  { scenario: 'code', what: 'one code block', start: 20, end: 5_000, unit: 'lines' },
+  { scenario: 'list', what: 'one list', start: 10, end: 1_000, unit: 'items' },
+  { scenario: 'table', what: 'one table', start: 10, end: 500, unit: 'rows' },
+  { scenario: 'answer', what: 'one markdown answer', start: 100, end: 10_000, unit: 'tokens' },
+  { scenario: 'conversation', what: 'a conversation', start: 20, end: 2_000, unit: 'runs' },
+];
 
 export async function run(): Promise<void> {
-  const minified = await bundle(true);
-  console.log(
-    `markdown renderer + streaming-markdown: ${(minified.length / 1024).toFixed(1)} kB min, ` +
-      `${(gzipSync(minified, { level: 9 }).length / 1024).toFixed(1)} kB min+gzip`,
-  );
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    headless: true,
-  });
-  try {
-    const page = await browser.newPage();
-    await page.setContent('<!doctype html><body></body>');
-    // tsx compiles with keepNames, so functions passed to page.evaluate call a `__name` helper.
-    await page.addScriptTag({ content: `window.__name = (f) => f;\n${await bundle(false)}\nwindow.md = md;` });
-    for (const kind of ['mixed', 'paragraph', 'code'] as const) {
-      const work = await page.evaluate(streamDeltas, { kind, count: 10_000 });
-      console.log(`incremental, ${kind} answer, per 50 deltas ending at delta 100 vs 10,000:`);
-      console.log(`  @100:    ${fmt(window50(work, 100))}`);
-      console.log(`  @10,000: ${fmt(window50(work, 10_000))}`);
-      const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-      const blocks = work.filter((_, i) => i % 50 === 49).map((w) => w.micros);
-      console.log(
-        `  median µs/delta of 50-delta blocks, deltas 1-400 vs 9,601-10,000: ` +
-          `${median(blocks.slice(0, 8)).toFixed(1)} vs ${median(blocks.slice(-8)).toFixed(1)}`,
-      );
-      const total = work.reduce((a, w) => a + w.micros, 0) / 1000;
-      console.log(`  all 10,000 deltas: ${total.toFixed(0)} ms (${((total * 1000) / work.length).toFixed(1)} µs/delta)`);
-    }
-    const at100 = await page.evaluate(reRenderCost, { at: 100 });
-    const at10k = await page.evaluate(reRenderCost, { at: 10_000 });
-    console.log('baseline, re-rendering the whole answer per delta (mixed, 4-char deltas):');
-    console.log(`  @100:    ${at100.micros.toFixed(0)} µs/delta, ${at100.nodes} elements rebuilt`);
-    console.log(`  @10,000: ${at10k.micros.toFixed(0)} µs/delta, ${at10k.nodes} elements rebuilt`);
-  } finally {
-    await browser.close();
+  for (const [name, bytes] of await esSizes(MARKDOWN)) {
+    console.log(`markdown renderer, ${name}: ${(bytes / 1024).toFixed(1)} kB min+gzip`);
   }
+  const mdScript = `${await bundleIife(MARKDOWN, 'md', false)}\nwindow.md = md;`;
+  const elementScript = await bundleIife(ELEMENT, 'pagentChat', false);
+  await withChromium(async (browser) => {
+    const page = await pageWithScript(browser, mdScript);
+    for (const kind of ['mixed', 'paragraph', 'code'] as const) {
+      const work = await page.evaluate(streamWork, { kind, count: 10_000 });
+      const at = (i: number): string => {
+        const w = work.slice(i - 50, i).reduce((a, x) => ({
+          charsParsed: a.charsParsed + x.charsParsed, nodesCreated: a.nodesCreated + x.nodesCreated, nodesTouched: a.nodesTouched + x.nodesTouched,
+        }));
+        return `${(w.charsParsed / 50).toFixed(1)} chars parsed, ${(w.nodesCreated / 50).toFixed(2)} nodes created, ${(w.nodesTouched / 50).toFixed(2)} touched`;
+      };
+      console.log(`stream work per delta (${kind}), mean of 50 deltas ending at 100 | 10,000: ${at(100)} | ${at(10_000)}`);
+    }
+    await page.close();
+
+    const el = await pageWithScript(browser, elementScript);
+    await el.setViewportSize({ width: 900, height: 800 });
+    const cdp = await el.context().newCDPSession(el);
+    await cdp.send('Performance.enable');
+    console.log('<pagent-chat> main-thread time per update (CDP TaskDuration, median of 7 blocks of 30 one-delta frames):');
+    for (const g of GROWTH) {
+      await el.evaluate(setUp, { scenario: g.scenario, size: g.start });
+      const start = await perUpdate(el, cdp);
+      await el.evaluate(setUp, { scenario: g.scenario, size: g.end });
+      const end = await perUpdate(el, cdp);
+      console.log(
+        `  ${g.what}, ${g.start.toLocaleString('en')} → ${g.end.toLocaleString('en')} ${g.unit}: ` +
+          `${start.toFixed(2)} ms → ${end.toFixed(2)} ms per update = ${(end / start).toFixed(2)}x`,
+      );
+    }
+  });
 }

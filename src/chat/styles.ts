@@ -183,9 +183,6 @@ export const chatStyles = css`
     margin: 0 0.3em 0 0;
     vertical-align: middle;
   }
-  .message.answer .text :where(ul, ol):has(> li > input[type='checkbox']) {
-    padding-inline-start: 1.2em;
-  }
   .message.answer .text :where(code) {
     font-family: var(--_mono);
     font-size: 0.92em;

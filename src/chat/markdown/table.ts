@@ -1,12 +1,16 @@
 /**
  * GFM tables (the `table` extension of cmark-gfm): the delimiter row, splitting a line into cells, and the
- * table's DOM. A row is one line: complete rows are rendered once; the row still streaming is re-rendered
- * on each update until its line ends.
+ * table's DOM. A row is one line: complete rows are rendered once. The row still streaming is shown (and
+ * re-rendered on each update) while the table has at most {@link LIVE_ROWS} rows; in a longer table a row
+ * appears when its line ends, because the browser lays out a whole table on any change to it.
  */
 import { appendNode, createElement, renderInlines, setAttribute, type DomContext } from './inline-dom.js';
 import { parseInlines, type InlineContext } from './inlines.js';
 
 export type Alignment = 'left' | 'center' | 'right' | '';
+
+/** Up to this many body rows, the row still streaming is shown as it arrives. */
+export const LIVE_ROWS = 50;
 
 const DELIMITER_ROW = /^\|?[ \t\v\f]*:?-+:?[ \t\v\f]*(?:\|[ \t\v\f]*:?-+:?[ \t\v\f]*)*\|?[ \t\v\f]*$/;
 const CELL = /(?:\\[!-/:-@[-`{-~]|[^|\r\n])+/y;
@@ -61,6 +65,7 @@ export class TableView {
   readonly element: HTMLTableElement;
   private body: HTMLTableSectionElement | null = null;
   private pending: HTMLTableRowElement | null = null;
+  private rows = 0;
 
   constructor(
     private readonly cx: DomContext,
@@ -84,9 +89,11 @@ export class TableView {
       cx.stats.nodesTouched += 1;
       this.pending = null;
     }
+    if (!final && this.rows >= LIVE_ROWS) return;
     this.body ??= appendNode(cx, this.element, createElement(cx, 'tbody'));
     const tr = this.renderRow(this.body, splitRow(line) ?? [''], 'td');
-    if (!final) this.pending = tr;
+    if (final) this.rows += 1;
+    else this.pending = tr;
   }
 
   private renderRow(section: HTMLTableSectionElement, cells: string[], tag: 'th' | 'td'): HTMLTableRowElement {

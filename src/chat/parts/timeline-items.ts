@@ -1,8 +1,10 @@
 /**
  * Renders the timeline's rows in chunks of {@link CHUNK_ROWS}, so an update re-renders only the chunk
- * whose rows changed: the per-update cost does not grow with the conversation. Each chunk but the
- * newest has `content-visibility: auto` (see styles.ts), so the browser skips the layout and paint of
- * chunks out of view; their text stays selectable and findable with the browser's find.
+ * whose rows changed: the per-update cost does not grow with the conversation. A full chunk whose rows
+ * all belong to earlier runs is sealed and never looked at again (the reducer changes only rows of the
+ * latest run; a new rows array — another conversation — starts over). Each chunk but the newest has
+ * `content-visibility: auto` (see styles.ts), so the browser skips the layout and paint of chunks out of
+ * view; their text stays selectable and findable with the browser's find.
  */
 import { html, type TemplateResult } from 'lit';
 import { guard } from 'lit/directives/guard.js';
@@ -23,7 +25,10 @@ interface Chunk {
 /** Keeps the chunks between renders; one per element. */
 export class TimelineChunks {
   private chunks: Chunk[] = [];
-  /** Row comparisons made by the last render (for tests: at most the rows, with no allocation per row). */
+  private source: readonly TimelineItem[] | undefined;
+  /** Chunks before this one are sealed. */
+  private sealed = 0;
+  /** Row comparisons made by the last render (for tests: bounded, whatever the conversation's length). */
   compared = 0;
 
   render(
@@ -32,9 +37,14 @@ export class TimelineChunks {
     renderItem: (item: TimelineItem, ctx: PartContext) => unknown,
   ): TemplateResult {
     const count = Math.ceil(items.length / CHUNK_ROWS);
+    if (items !== this.source || count < this.sealed) {
+      this.source = items;
+      this.chunks = [];
+      this.sealed = 0;
+    }
     this.chunks.length = Math.min(this.chunks.length, count);
     this.compared = 0;
-    for (let c = 0; c < count; c++) {
+    for (let c = this.sealed; c < count; c++) {
       const from = c * CHUNK_ROWS;
       const to = Math.min(items.length, from + CHUNK_ROWS);
       const chunk = this.chunks[c];
@@ -45,6 +55,8 @@ export class TimelineChunks {
       }
       if (!same) this.chunks[c] = { rows: items.slice(from, to), version: {} };
     }
+    const latestRun = items[items.length - 1]?.run ?? 0;
+    while (this.sealed < count - 1 && this.chunks[this.sealed]!.rows[CHUNK_ROWS - 1]!.run < latestRun) this.sealed += 1;
     const last = count - 1;
     return html`${repeat(
       this.chunks,

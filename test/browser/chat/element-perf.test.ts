@@ -99,4 +99,51 @@ describe('<pagent-chat> cost per delta', () => {
     expect(renders).toBeLessThanOrEqual(2);
     expect(renders).toBeGreaterThan(0);
   });
+
+  it('does no more work per delta at run 2,000 of a conversation than at run 20', async () => {
+    const el = await chatFixture();
+    const rows = el['rows'] as { compared: number };
+    const END = { content: '', tool_calls: [], reasoning_content: '', usage: null };
+    const addRuns = async (n: number): Promise<void> => {
+      for (let r = 0; r < n; r++) {
+        el.push({ method: 'RunBegin', params: { user_input: `question ${r}` } });
+        el.push({ method: 'TextDelta', params: { text: `Answer ${r} with **bold** and \`code\`.` } });
+        el.push({ method: 'RunEnd', params: { ...END, stop_reason: 'no_tool_calls' } });
+        if (r % 100 === 99) await el.updateComplete;
+      }
+      await el.updateComplete;
+    };
+    /** Streams 50 deltas into a new run; per delta: DOM mutations, row comparisons, reducer work. */
+    const stream = async (): Promise<{ mutations: number; compared: number; reducer: number }> => {
+      el.push({ method: 'RunBegin', params: { user_input: 'now' } });
+      await el.updateComplete;
+      const pending: MutationRecord[] = [];
+      const observer = new MutationObserver((records) => pending.push(...records));
+      observer.observe(shadow(el), { subtree: true, childList: true, characterData: true, attributes: true });
+      const total = { mutations: 0, compared: 0, reducer: 0 };
+      for (let i = 0; i < 50; i++) {
+        const before = (el['timeline'] as TimelineState).work;
+        el.push({ method: 'TextDelta', params: { text: i % 10 === 9 ? 'word\n\n' : 'word ' } });
+        await el.updateComplete;
+        total.mutations += pending.splice(0).length + observer.takeRecords().length;
+        total.compared += rows.compared;
+        total.reducer += (el['timeline'] as TimelineState).work - before;
+      }
+      observer.disconnect();
+      el.push({ method: 'RunEnd', params: { ...END, stop_reason: 'no_tool_calls' } });
+      await el.updateComplete;
+      return total;
+    };
+    await addRuns(20);
+    const early = await stream();
+    await addRuns(1_980);
+    const late = await stream();
+    console.info(`per 50 deltas at run 21: ${JSON.stringify(early)}; at run 2,002: ${JSON.stringify(late)}`);
+    expect(shadow(el).querySelectorAll('[part~="answer-text"]').length).toBeGreaterThanOrEqual(2_002);
+    expect(early.mutations).toBeGreaterThan(0);
+    expect(late.mutations).toBeLessThanOrEqual(early.mutations);
+    expect(late.compared).toBeLessThanOrEqual(early.compared + 50 * 64);
+    expect(late.compared / 50).toBeLessThanOrEqual(2 * 64);
+    expect(late.reducer).toBeLessThanOrEqual(early.reducer);
+  }, 120_000);
 });
