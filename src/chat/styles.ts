@@ -190,8 +190,30 @@ export const chatStyles = css`
   .message.answer .text :where(a) {
     color: var(--_accent);
   }
+  /* A wide table scrolls sideways instead of widening the timeline (as GitHub renders them). */
   .message.answer .text :where(table) {
     border-collapse: collapse;
+    display: block;
+    width: max-content;
+    max-width: 100%;
+    overflow-x: auto;
+  }
+  .message.answer .text :where(blockquote) {
+    padding-inline-start: 0.8em;
+    border-inline-start: 3px solid var(--_border);
+    color: var(--_muted);
+  }
+  .message.answer .text :where(blockquote > :last-child, li > :last-child) {
+    margin-bottom: 0;
+  }
+  .message.answer .text :where(hr) {
+    border: none;
+    border-top: 1px solid var(--_border);
+    margin: 0.8em 0;
+  }
+  /* Task list items show their checkbox instead of a bullet. */
+  .message.answer .text li:has(> input[type='checkbox']:first-child) {
+    list-style: none;
   }
   .message.answer .text :where(th, td) {
     border: 1px solid var(--_border);

@@ -92,6 +92,12 @@ export interface InlineResult {
   root: Inline;
   /** The first subject offset whose rendering more text could change (`Infinity`: none). */
   pending: number;
+  /**
+   * What would close the constructs still open at the end (a code span's backticks, then the emphasis
+   * and strikethrough openers innermost first): appended for display while the text streams, so
+   * `**bold` shows bold before its closer arrives. Empty when nothing is open.
+   */
+  closers: string;
 }
 
 interface Delimiter {
@@ -228,6 +234,10 @@ class InlineParser {
   /** Backtick run lengths seen ahead (start of the last run of each length), for linear code-span search. */
   private ticks: number[] = [];
   private ticksScanned = false;
+  /** The first backtick run still waiting for its closer (within reach). */
+  private openTicks: { position: number; length: number } | null = null;
+  /** Unmatched emphasis openers within reach, in order, as left after the final emphasis pass. */
+  private openers: Array<{ cc: number; count: number; position: number }> = [];
 
   constructor(
     readonly subject: string,
@@ -262,7 +272,13 @@ class InlineParser {
     // Unmatched openers and open brackets still within reach may yet be closed.
     for (let b = this.brackets; b; b = b.previous) if (b.active) this.pend(b.node.start);
     this.processEmphasis(null, true);
-    return { root, pending: this.pending };
+    const ticks = this.openTicks;
+    let closers = ticks ? '`'.repeat(ticks.length) : '';
+    for (let i = this.openers.length - 1; i >= 0; i--) {
+      const o = this.openers[i]!;
+      if (!ticks || o.position < ticks.position) closers += String.fromCharCode(o.cc).repeat(o.count);
+    }
+    return { root, pending: this.pending, closers };
   }
 
   private parseInline(block: Inline): void {
@@ -388,6 +404,7 @@ class InlineParser {
     const closer = this.findClosingTicks(ticks.length, start + REACH);
     if (closer === -1) {
       this.pend(start);
+      if (!this.openTicks && this.subject.length - start <= REACH) this.openTicks = { position: start, length: ticks.length };
       block.append(text(ticks, start, true));
       return true;
     }
@@ -579,8 +596,12 @@ class InlineParser {
       }
     }
     while (this.delimiters !== null && this.delimiters !== bottom) {
-      if (final && this.delimiters.canOpen) this.pend(this.delimiters.position);
-      this.removeDelimiter(this.delimiters);
+      const d = this.delimiters;
+      if (final && d.canOpen && d.numdelims > 0) {
+        this.pend(d.position);
+        if (this.subject.length - d.position <= REACH) this.openers.unshift({ cc: d.cc, count: d.numdelims, position: d.position });
+      }
+      this.removeDelimiter(d);
     }
   }
 

@@ -108,7 +108,7 @@ export class InlineLeaf {
     const result = parseInlines(text, this.before, this.host.inlineContext(this));
     if (unresolvedLookups !== lookups) this.host.needsEntities(this);
     cx.stats.charsParsed += text.length;
-    this.render(result.root.first, text, this.complete ? text.length : this.settlePoint(text, end, result.pending));
+    this.render(result.root.first, text, this.complete ? text.length : this.settlePoint(text, end, result.pending), result.closers);
   }
 
   /** Where the settled part may end: before anything pending and before the last word. */
@@ -137,7 +137,7 @@ export class InlineLeaf {
   }
 
   /** Renders the parsed nodes: those before `settle` for good, the rest as the new tail. */
-  private render(first: Inline | null, text: string, settle: number): void {
+  private render(first: Inline | null, text: string, settle: number, closers = ''): void {
     const { cx } = this.host;
     let node = first;
     let runStart = node;
@@ -163,9 +163,17 @@ export class InlineLeaf {
     this.settleNodes(runStart, node);
     const consumed = node ? node.start : text.length;
     if (node) {
-      // The tail, placed after the settled nodes and removed on the next update.
+      // The tail, placed after the settled nodes and removed on the next update. Constructs still open
+      // are shown closed (`**bold` as bold): a display of what is coming, replaced when it comes.
       const fragment = cx.doc.createDocumentFragment();
-      renderInlines(cx, node, null, fragment);
+      if (closers !== '' && !this.complete) {
+        const before = consumed > 0 ? text.charAt(consumed - 1) : this.before;
+        const shown = parseInlines(text.slice(consumed) + closers, before, this.host.inlineContext(this));
+        cx.stats.charsParsed += text.length - consumed + closers.length;
+        renderInlines(cx, shown.root.first, null, fragment);
+      } else {
+        renderInlines(cx, node, null, fragment);
+      }
       this.tailNodes = [...fragment.childNodes];
       appendNode(cx, this.target as Node, fragment);
     }

@@ -388,17 +388,31 @@ describe('createMarkdownStream', () => {
     expect(el.childNodes).toHaveLength(0);
   });
 
-  it('shows text as it arrives, and markup once it is decided', () => {
+  it('shows text as it arrives, open emphasis and code already closed, and the exact markup once decided', () => {
     const el = document.createElement('div');
     const md = createMarkdownStream(el);
     md.append('Hello **wor');
-    expect(el.textContent).toBe('Hello **wor');
-    md.append('ld** and');
-    expect(el.innerHTML).toBe('<p>Hello <strong>world</strong> and</p>');
-    md.append('\n- it');
-    expect(el.innerHTML).toBe('<p>Hello <strong>world</strong> and</p><ul><li>it</li></ul>');
+    expect(el.innerHTML).toBe('<p>Hello <strong>wor</strong></p>');
+    md.append('ld** and `co');
+    expect(el.innerHTML).toBe('<p>Hello <strong>world</strong> and <code>co</code></p>');
+    md.append('de` *not');
+    expect(el.innerHTML).toBe('<p>Hello <strong>world</strong> and <code>code</code> <em>not</em></p>');
+    md.append(' closed');
     md.end();
-    expect(el.innerHTML).toBe('<p>Hello <strong>world</strong> and</p><ul><li>it</li></ul>');
+    expect(el.innerHTML).toBe('<p>Hello <strong>world</strong> and <code>code</code> *not closed</p>');
+  });
+
+  it('applies a line as soon as its block is decided', () => {
+    const el = document.createElement('div');
+    const md = createMarkdownStream(el);
+    md.append('Intro\n- it');
+    expect(el.innerHTML).toBe('<p>Intro</p><ul><li>it</li></ul>');
+    md.append('em\n---');
+    // a line of only dashes waits: an underline, a rule or an item
+    expect(el.innerHTML).toBe('<p>Intro</p><ul><li>item</li></ul>');
+    md.append('\n');
+    expect(el.innerHTML).toBe('<p>Intro</p><ul><li>item</li></ul><hr>');
+    md.end();
   });
 
   it('patches earlier output: a setext underline, a table delimiter row, a loosened list, a late definition', () => {
