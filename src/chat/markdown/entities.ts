@@ -1,7 +1,7 @@
 /**
- * Named character references (CommonMark §2.5 uses the HTML5 list of 2,125 names). The ~300 that model
- * text uses (HTML 4's and the ASCII punctuation names) are built in; the whole list is a separate 10 kB
- * (min+gzip) chunk loaded the first time a text names one that is not built in. Until it arrives such a
+ * Named character references (CommonMark §2.5 uses the HTML5 list of 2,125 names). The ~110 that model
+ * text uses (markup-significant, typography, arrows, maths, ASCII punctuation) are built in; the whole list
+ * is a separate 11 kB (min+gzip) chunk loaded the first time a text names one that is not built in. Until it arrives such a
  * reference reads as written; renderers that met one re-render when it lands ({@link onEntitiesLoaded}).
  */
 import { COMMON_ENTITIES } from './entities-common.js';
