@@ -5,7 +5,10 @@
  * email autolinks are found in it as cmark-gfm finds them (in consolidated text outside links).
  */
 import { safeUrl } from '../safe-url.js';
-import type { Inline } from './inlines.js';
+import { MAX_EMAIL, type Inline } from './inlines.js';
+
+/** Inline elements (emphasis, links, code) nest at most this deep; deeper ones render their content only. */
+export const MAX_INLINE_DEPTH = 32;
 import { normalizeUri } from './syntax.js';
 
 /** Deterministic work counters of a markdown stream, for tests and benchmarks. */
@@ -127,6 +130,10 @@ function appendTextWithEmails(cx: DomContext, parent: Node, s: string, inLink: b
       continue;
     }
     while (end > at + 1 && '?!.,:*_~\'"'.includes(s[end - 1]!)) end--;
+    if (end - start > MAX_EMAIL) {
+      search = at + 1;
+      continue;
+    }
     const email = s.slice(start, end);
     appendText(cx, parent, s.slice(from, start));
     const a = link(cx, normalizeUri(`mailto:${email}`), '');
@@ -141,7 +148,14 @@ function appendTextWithEmails(cx: DomContext, parent: Node, s: string, inLink: b
  * Renders `first` and the siblings after it, up to (not including) `stop`, into `parent`. Text merges
  * with `parent`'s last Text node.
  */
-export function renderInlines(cx: DomContext, first: Inline | null, stop: Inline | null, parent: Node, inLink = false): void {
+export function renderInlines(
+  cx: DomContext,
+  first: Inline | null,
+  stop: Inline | null,
+  parent: Node,
+  inLink = false,
+  depth = 0,
+): void {
   let run = '';
   const flush = (): void => {
     if (run !== '') appendTextWithEmails(cx, parent, run, inLink);
@@ -172,19 +186,23 @@ export function renderInlines(cx: DomContext, first: Inline | null, stop: Inline
         break;
       }
       case 'emph': case 'strong': case 'del': {
+        if (depth >= MAX_INLINE_DEPTH) {
+          renderInlines(cx, n.first, null, parent, inLink, depth);
+          break;
+        }
         const el = createElement(cx, n.type === 'emph' ? 'em' : n.type === 'strong' ? 'strong' : 'del');
-        renderInlines(cx, n.first, null, el, inLink);
+        renderInlines(cx, n.first, null, el, inLink, depth + 1);
         appendNode(cx, parent, el);
         break;
       }
       case 'link': {
         const href = inLink ? null : linkHref(n.destination);
-        if (href === null) {
+        if (href === null || depth >= MAX_INLINE_DEPTH) {
           // A refused URL: the link text stays, as text.
-          renderInlines(cx, n.first, null, parent, inLink);
+          renderInlines(cx, n.first, null, parent, inLink, depth);
         } else {
           const a = link(cx, href, n.title);
-          renderInlines(cx, n.first, null, a, true);
+          renderInlines(cx, n.first, null, a, true, depth + 1);
           appendNode(cx, parent, a);
         }
         break;

@@ -15,6 +15,11 @@ import { ESCAPABLE, HTML_TAG, PUNCTUATION, decodeEntity, normalizeLabel, normali
 
 /** How far apart (in characters) an opener and its closer may be. */
 export const REACH = 4096;
+/** GFM autolinks longer than this (www and URL: the link; email: the address) stay text. */
+export const MAX_AUTOLINK = 2048;
+export const MAX_EMAIL = 254;
+/** While streaming, at most this many open emphasis runs are shown closed. */
+const MAX_SHOWN_CLOSED = 4;
 
 export type InlineType =
   | 'root' | 'text' | 'softbreak' | 'linebreak' | 'code' | 'html'
@@ -174,7 +179,8 @@ function checkDomain(s: string, start: number, short: boolean): number {
   let underscoresLast = 0;
   let underscoresBefore = 0;
   let i = start + 1;
-  for (; i < s.length - 1; i++) {
+  const limit = Math.min(s.length - 1, start + MAX_AUTOLINK + 1);
+  for (; i < limit; i++) {
     const c = s[i];
     if (c === '_') underscoresLast++;
     else if (c === '.') {
@@ -194,7 +200,8 @@ function checkDomain(s: string, start: number, short: boolean): number {
 function autolinkEnd(s: string, start: number, from: number): number {
   if (from <= start) return start;
   let end = from;
-  while (end < s.length && !/\s/.test(s[end]!) && s[end] !== '<') end++;
+  const limit = Math.min(s.length, start + MAX_AUTOLINK + 1);
+  while (end < limit && !/\s/.test(s[end]!) && s[end] !== '<') end++;
   while (end > start) {
     const c = s[end - 1]!;
     if ('?!.,:*_~\'"'.includes(c)) {
@@ -236,8 +243,10 @@ class InlineParser {
   private ticksScanned = false;
   /** The first backtick run still waiting for its closer (within reach). */
   private openTicks: { position: number; length: number } | null = null;
-  /** Unmatched emphasis openers within reach, in order, as left after the final emphasis pass. */
+  /** Unmatched emphasis openers within reach, last first, as left after the final emphasis pass. */
   private openers: Array<{ cc: number; count: number; position: number }> = [];
+  /** For each `(` of the subject, the index of its `)` (-1: none), computed on the first link destination. */
+  private parenClose: Int32Array | undefined;
 
   constructor(
     readonly subject: string,
@@ -274,9 +283,12 @@ class InlineParser {
     this.processEmphasis(null, true);
     const ticks = this.openTicks;
     let closers = ticks ? '`'.repeat(ticks.length) : '';
-    for (let i = this.openers.length - 1; i >= 0; i--) {
-      const o = this.openers[i]!;
-      if (!ticks || o.position < ticks.position) closers += String.fromCharCode(o.cc).repeat(o.count);
+    // Innermost first (the list is last first); only the few innermost, for a cheap and shallow display.
+    let shown = 0;
+    for (const o of this.openers) {
+      if (ticks && o.position > ticks.position) continue;
+      if (++shown > MAX_SHOWN_CLOSED) break;
+      closers += String.fromCharCode(o.cc).repeat(o.count);
     }
     return { root, pending: this.pending, closers };
   }
@@ -328,7 +340,7 @@ class InlineParser {
     const before = start === 0 ? this.before : this.subject.charAt(start - 1);
     if (!/^[\s*_~(]$/.test(before)) return false;
     const end = autolinkEnd(this.subject, start, checkDomain(this.subject, start, false));
-    if (end <= start) return false;
+    if (end <= start || end - start > MAX_AUTOLINK) return false;
     const literal = this.subject.slice(start, end);
     const node = new Inline('link', start);
     node.destination = normalizeUri(`http://${literal}`);
@@ -353,7 +365,7 @@ class InlineParser {
     if (domainEnd <= hostStart) return false;
     const start = colon - scheme.length;
     const end = autolinkEnd(this.subject, start, domainEnd);
-    if (end <= colon + 3) return false;
+    if (end <= colon + 3 || end - start > MAX_AUTOLINK) return false;
     last.literal = last.literal.slice(0, last.literal.length - scheme.length);
     if (last.literal === '') last.unlink();
     const literal = this.subject.slice(start, end);
@@ -599,7 +611,7 @@ class InlineParser {
       const d = this.delimiters;
       if (final && d.canOpen && d.numdelims > 0) {
         this.pend(d.position);
-        if (this.subject.length - d.position <= REACH) this.openers.unshift({ cc: d.cc, count: d.numdelims, position: d.position });
+        if (this.subject.length - d.position <= REACH) this.openers.push({ cc: d.cc, count: d.numdelims, position: d.position });
       }
       this.removeDelimiter(d);
     }
@@ -616,28 +628,26 @@ class InlineParser {
     if (this.peek() === C_LESSTHAN) return null;
     const save = this.pos;
     const limit = Math.min(this.subject.length, save + REACH);
-    let open = 0;
+    // A balanced group of parentheses is skipped in one step (its close was found once for the whole
+    // subject), so scans from many `](` over the same text stay linear.
+    const close = (this.parenClose ??= matchParentheses(this.subject));
     let c = -1;
     while (this.pos < limit) {
       c = this.subject.charCodeAt(this.pos);
       if (c === C_BACKSLASH && ESCAPABLE.test(this.subject.charAt(this.pos + 1))) {
         this.pos += 2;
       } else if (c === C_OPEN_PAREN) {
-        this.pos += 1;
-        open += 1;
-      } else if (c === C_CLOSE_PAREN) {
-        if (open < 1) break;
-        this.pos += 1;
-        open -= 1;
-      } else if (RE_WHITESPACE_CHAR.test(this.subject.charAt(this.pos)) || c < 0x20 || c === 0x7f) {
+        const end = close[this.pos]!;
+        if (end < 0) return null; // never closed: the destination would end with a parenthesis open
+        this.pos = end + 1;
+      } else if (c === C_CLOSE_PAREN || c <= 0x20 || c === 0x7f) {
         break;
       } else {
         this.pos += 1;
       }
     }
-    if (this.pos >= limit) c = -1;
+    if (this.pos >= limit) return null;
     if (this.pos === save && c !== C_CLOSE_PAREN) return null;
-    if (open !== 0) return null;
     return normalizeUri(unescapeString(this.subject.slice(save, this.pos)));
   }
 
@@ -833,12 +843,27 @@ export function parseInlines(subject: string, before: string, ctx: InlineContext
  * each; returns how many characters they took.
  */
 export function parseReferences(content: string, define: (label: string, ref: LinkReference) => void): number {
-  let consumed = 0;
-  while (content.charCodeAt(consumed) === C_OPEN_BRACKET) {
-    const parser = new InlineParser(content.slice(consumed), '\n', { reference: () => undefined, missing: () => {} });
-    const n = parser.parseReference(define);
-    if (n === 0) break;
-    consumed += n;
+  const parser = new InlineParser(content, '\n', { reference: () => undefined, missing: () => {} });
+  while (content.charCodeAt(parser.pos) === C_OPEN_BRACKET) {
+    if (parser.parseReference(define) === 0) break;
   }
-  return consumed;
+  return parser.pos;
+}
+
+/**
+ * For each `(` of `s`, the index of the `)` that closes it within the same run of non-space characters
+ * (-1 when none), backslash escapes skipped: what a link destination's parentheses balance against.
+ */
+function matchParentheses(s: string): Int32Array {
+  const close = new Int32Array(s.length).fill(-1);
+  const open: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === C_BACKSLASH && ESCAPABLE.test(s.charAt(i + 1))) i++;
+    else if (c === C_OPEN_PAREN) open.push(i);
+    else if (c === C_CLOSE_PAREN) {
+      if (open.length > 0) close[open.pop()!] = i;
+    } else if (c <= 0x20 || c === 0x7f) open.length = 0;
+  }
+  return close;
 }

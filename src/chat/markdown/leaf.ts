@@ -17,6 +17,11 @@ import { unresolvedLookups } from './entities.js';
 export const CHUNK_CHARS = 2048;
 /** How far back a pending position may move to the start of its word. */
 const WORD_BACK = 64;
+/**
+ * In a word longer than this, only its last this-many characters wait for what follows: nothing further
+ * back can change (autolinks are at most 2,048 characters, references 33, email addresses 254).
+ */
+const LONG_WORD = 2304;
 const isSpace = (c: number): boolean => c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11;
 
 /** What a leaf needs from its document. */
@@ -124,7 +129,8 @@ export class InlineLeaf {
     // in a backslash (before a line break, that is a hard break).
     let word = end;
     if (end === this.tail.length || text.charCodeAt(end - 1) === 92) {
-      while (word > 0 && !isSpace(text.charCodeAt(word - 1))) word--;
+      const floor = Math.max(0, end - LONG_WORD);
+      while (word > floor && !isSpace(text.charCodeAt(word - 1))) word--;
     }
     let point = Math.min(pending, word);
     if (point === pending && point < text.length) {

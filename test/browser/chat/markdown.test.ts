@@ -569,3 +569,45 @@ describe('work per delta', () => {
     expect(late.mutations).toBeLessThanOrEqual(early.mutations);
   }, 60_000);
 });
+
+/** commonmark.js's pathological inputs (and a few of ours), 40,000 characters each. */
+const PATHOLOGICAL: Record<string, string> = {
+  'nested strong emph': '*a **a '.repeat(2_857) + 'b' + ' a** a*'.repeat(2_857),
+  'many emph closers with no openers': 'a_ '.repeat(13_333),
+  'many emph openers with no closers': '_a '.repeat(13_333),
+  'many link closers with no openers': 'a]'.repeat(20_000),
+  'many link openers with no closers': '[a'.repeat(20_000),
+  'mismatched openers and closers': '*a_ '.repeat(10_000),
+  'openers and closers multiple of 3': 'a**b' + 'c* '.repeat(13_332),
+  'link openers and emph closers': '[ a_'.repeat(10_000),
+  'nested brackets': '['.repeat(20_000) + 'a' + ']'.repeat(20_000),
+  'unclosed links A': '[a](<b'.repeat(6_666),
+  'unclosed links B': '[a](b'.repeat(8_000),
+  'nested links': '[a]('.repeat(10_000),
+  'backticks': Array.from({ length: 1_500 }, (_, i) => 'e' + '`'.repeat(i % 50)).join(''),
+  'one long word of www': 'www.a'.repeat(8_000),
+  'many emails': 'a@b.c '.repeat(6_666),
+  'many <': '<a'.repeat(20_000),
+};
+
+describe('hostile input stays bounded', () => {
+  it.each(Object.entries(PATHOLOGICAL))('%s: no append parses more than a bounded window, and the result equals the whole text', (_, text) => {
+    const el = document.createElement('div');
+    const md = createMarkdownStream(el);
+    let most = 0;
+    for (let i = 0; i < text.length; i += 64) {
+      const before = md.stats.charsParsed;
+      md.append(text.slice(i, i + 64));
+      most = Math.max(most, md.stats.charsParsed - before);
+    }
+    md.end();
+    // appended characters + the open tail (within reach of 4,096, a long word's last 2,304) parsed for
+    // good and once more for display: never the whole 40,000-character text
+    expect(most).toBeLessThan(14_100);
+    expect(text.length).toBeGreaterThan(20_000);
+    const depth = (e: Element): number => Math.max(0, ...[...e.children].map((c) => 1 + depth(c)));
+    expect(depth(el)).toBeLessThanOrEqual(40);
+    expect(el.innerHTML).toBe(whole(text).innerHTML);
+  }, 120_000);
+});
+
