@@ -3,8 +3,8 @@
  *
  * 1. Size: the renderer with its parser (min+gzip), and the lazily loaded entity table.
  * 2. Work per delta of the markdown stream (deterministic counters) at the 100th and 10,000th delta.
- * 3. Growth: main-thread time per update of `<pagent-chat>` (frame batching on, as shipped: one render per
- *    frame), measured with CDP `Performance.getMetrics` (TaskDuration: script, style, layout, paint of
+ * 3. Growth: main-thread CPU time per update of `<pagent-chat>` (frame batching on, as shipped: one render per
+ *    frame), measured with CDP `Performance.getMetrics` (ThreadTime: script, style, layout, paint of
  *    the page's main thread) over a run of streamed deltas, at the start and at the end of a 100 kB
  *    paragraph, a 5,000-line code block, a 1,000-item list, a 500-row table, a 10,000-token answer and a
  *    2,000-run conversation. The ratio end/start is what is compared (same run, same machine).
@@ -163,22 +163,56 @@ async function streamFrames({ count }: { count: number }): Promise<void> {
   }
 }
 
-async function taskDuration(cdp: CDPSession): Promise<number> {
-  const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
-  return metrics.find((m) => m.name === 'TaskDuration')!.value;
+async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
+  const { metrics: list } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
+  return Object.fromEntries(list.map((m) => [m.name, m.value]));
 }
 
-/** Median main-thread ms per update over `blocks` blocks of `perBlock` updates. */
-async function perUpdate(page: Page, cdp: CDPSession, blocks = 7, perBlock = 30): Promise<number> {
-  await page.evaluate(streamFrames, { count: 20 }); // warm
-  const samples: number[] = [];
-  for (let b = 0; b < blocks; b++) {
-    const before = await taskDuration(cdp);
-    await page.evaluate(streamFrames, { count: perBlock });
-    samples.push(((await taskDuration(cdp)) - before) * 1000 / perBlock);
+async function taskDuration(cdp: CDPSession): Promise<number> {
+  return (await metrics(cdp))['ThreadTime']!;
+}
+
+/** Where one block's time went (ms per update): script, style, layout. */
+async function breakdown(page: Page, cdp: CDPSession, perBlock: number): Promise<string> {
+  const before = await metrics(cdp);
+  await page.evaluate(streamFrames, { count: perBlock });
+  const after = await metrics(cdp);
+  const per = (k: string): string => (((after[k]! - before[k]!) * 1000) / perBlock).toFixed(2);
+  return `script ${per('ScriptDuration')}, style ${per('RecalcStyleDuration')}, layout ${per('LayoutDuration')} ms`;
+}
+
+/** Main-thread ms per update over one block of `perBlock` updates. */
+async function block(page: Page, cdp: CDPSession, perBlock: number): Promise<number> {
+  const before = await taskDuration(cdp);
+  await page.evaluate(streamFrames, { count: perBlock });
+  return (((await taskDuration(cdp)) - before) * 1000) / perBlock;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Per-update time at the start and at the end state, measured in alternating blocks on two pages (so a
+ * change in the machine's load affects both alike): the medians, and the median of the paired ratios.
+ */
+async function startAndEnd(
+  start: { page: Page; cdp: CDPSession },
+  end: { page: Page; cdp: CDPSession },
+  blocks = 9,
+  perBlock = 24,
+): Promise<{ start: number; end: number; ratio: number }> {
+  await start.page.evaluate(streamFrames, { count: 10 });
+  await end.page.evaluate(streamFrames, { count: 10 });
+  const a: number[] = [];
+  const b: number[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < blocks; i++) {
+    const x = await block(start.page, start.cdp, perBlock);
+    const y = await block(end.page, end.cdp, perBlock);
+    a.push(x);
+    b.push(y);
+    ratios.push(y / x);
   }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)]!;
+  return { start: median(a), end: median(b), ratio: median(ratios) };
 }
 
 const GROWTH: Array<{ scenario: Scenario; what: string; start: number; end: number; unit: string }> = [
@@ -210,19 +244,27 @@ export async function run(): Promise<void> {
     }
     await page.close();
 
-    const el = await pageWithScript(browser, elementScript);
-    await el.setViewportSize({ width: 900, height: 800 });
-    const cdp = await el.context().newCDPSession(el);
-    await cdp.send('Performance.enable');
-    console.log('<pagent-chat> main-thread time per update (CDP TaskDuration, median of 7 blocks of 30 one-delta frames):');
+    const open = async (): Promise<{ page: Page; cdp: CDPSession }> => {
+      const page = await pageWithScript(browser, elementScript);
+      await page.setViewportSize({ width: 900, height: 800 });
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Performance.enable');
+      return { page, cdp };
+    };
+    const first = await open();
+    const last = await open();
+    console.log(
+      '<pagent-chat> main-thread time per update (CDP ThreadTime: main-thread CPU time, so other processes on the machine do not count; 9 alternating blocks of 24 one-delta frames ' +
+        'on a page at the start and a page at the end; medians, and the median ratio of the paired blocks):',
+    );
     for (const g of GROWTH) {
-      await el.evaluate(setUp, { scenario: g.scenario, size: g.start });
-      const start = await perUpdate(el, cdp);
-      await el.evaluate(setUp, { scenario: g.scenario, size: g.end });
-      const end = await perUpdate(el, cdp);
+      await first.page.evaluate(setUp, { scenario: g.scenario, size: g.start });
+      await last.page.evaluate(setUp, { scenario: g.scenario, size: g.end });
+      const r = await startAndEnd(first, last);
       console.log(
         `  ${g.what}, ${g.start.toLocaleString('en')} → ${g.end.toLocaleString('en')} ${g.unit}: ` +
-          `${start.toFixed(2)} ms → ${end.toFixed(2)} ms per update = ${(end / start).toFixed(2)}x`,
+          `${r.start.toFixed(2)} ms → ${r.end.toFixed(2)} ms per update = ${r.ratio.toFixed(2)}x ` +
+          `(start: ${await breakdown(first.page, first.cdp, 24)}; end: ${await breakdown(last.page, last.cdp, 24)})`,
       );
     }
   });

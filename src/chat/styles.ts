@@ -211,6 +211,18 @@ export const chatStyles = css`
     border-top: 1px solid var(--_border);
     margin: 0.8em 0;
   }
+  /* Groups of 32 blocks or list items in a long answer: earlier ones skip layout and paint out of view. */
+  .message.answer .text :where(ul, ol) {
+    padding-inline-start: 1.6em;
+  }
+  .message.answer .text :where(ul, ol) > [part~='group'] {
+    margin-inline-start: -1.6em;
+    padding-inline-start: 1.6em;
+  }
+  .message.answer .text [part~='group']:not(:last-child) {
+    content-visibility: auto;
+    contain-intrinsic-size: auto 600px;
+  }
   /* Task list items show their checkbox instead of a bullet. */
   .message.answer .text li:has(> input[type='checkbox']:first-child) {
     list-style: none;

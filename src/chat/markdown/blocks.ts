@@ -33,6 +33,12 @@ interface ListData {
 
 /** Block quotes, lists and items nest at most this deep (deeper markers are text): bounded DOM depth. */
 export const MAX_NESTING = 32;
+/**
+ * The answer's top-level blocks and a list's items go in groups of this many once there are more: a
+ * container with hundreds of children is laid out and painted child by child on every change to its
+ * last one, a handful of groups (earlier ones with `content-visibility: auto`) is not.
+ */
+export const GROUP_SIZE = 32;
 const CODE_INDENT = 4;
 
 const RE_HTML_BLOCK_OPEN = [
@@ -100,6 +106,9 @@ class Block {
   newlinesOwed = 0;
   /** Nesting depth of block quotes, lists and items. */
   depth = 0;
+  /** Document and lists: children mounted so far, and the group new ones go in (see GROUP_SIZE). */
+  mounted = 0;
+  group: HTMLElement | null = null;
 
   constructor(
     readonly type: BlockType,
@@ -414,14 +423,45 @@ export class MarkdownDocument implements LeafHost {
     return block;
   }
 
-  /** The element a block's children go in. */
+  /** The element a block's next child goes in. */
   private domParent(block: Block): ParentNode {
-    return block.type === 'document' ? this.root : block.el!;
+    return block.group ?? (block.type === 'document' ? this.root : block.el!);
+  }
+
+  /**
+   * Counts a child about to be mounted in the document or a list; past {@link GROUP_SIZE} children they
+   * go in groups (the first time, the children so far become the first group).
+   */
+  private beforeChild(block: Block): void {
+    if (block.type !== 'document' && block.type !== 'list') return;
+    const n = block.mounted++;
+    if (n === 0 || n % GROUP_SIZE !== 0) return;
+    const cx = this.cx;
+    const container = (block.type === 'document' ? this.root : block.el!) as Node;
+    const group = (): HTMLElement => {
+      const div = createElement(cx, 'div');
+      setAttribute(cx, div, 'part', 'group');
+      setAttribute(cx, div, 'role', 'none');
+      return div;
+    };
+    if (block.group === null) {
+      const first = group();
+      while (container.firstChild) first.appendChild(container.firstChild);
+      cx.stats.nodesTouched += GROUP_SIZE;
+      appendNode(cx, container, first);
+      // An ordered list's items number themselves across groups (a group contains its counters).
+      if (block.listData?.type === 'ordered') {
+        let value = block.listData.start;
+        for (const li of first.children) setAttribute(cx, li, 'value', String(value++));
+      }
+    }
+    block.group = appendNode(cx, container, group());
   }
 
   /** Creates the DOM of a block just added (after its type-specific fields are set). */
   private mount(block: Block): void {
     const cx = this.cx;
+    this.beforeChild(block.parent!);
     const parent = this.domParent(block.parent!);
     switch (block.type) {
       case 'block_quote':
@@ -434,9 +474,14 @@ export class MarkdownDocument implements LeafHost {
         block.el = appendNode(cx, parent as Node, el);
         break;
       }
-      case 'item':
+      case 'item': {
+        const list = block.parent!;
         block.el = appendNode(cx, parent as Node, createElement(cx, 'li'));
+        if (list.group && list.listData?.type === 'ordered') {
+          setAttribute(cx, block.el, 'value', String(list.listData.start + list.mounted - 1));
+        }
         break;
+      }
       case 'paragraph': {
         const item = block.parent!;
         const tight = item.type === 'item' && item.parent!.listData!.tight;
@@ -825,6 +870,7 @@ export class MarkdownDocument implements LeafHost {
       cx.stats.nodesTouched += 1;
       this.replaceBlock(paragraph, table);
     }
+    this.beforeChild(table.parent!);
     table.table = new TableView(cx, this.domParent(table.parent!) as Node, header, align, (row) => this.contextFor(row));
     table.el = table.table.element;
     this.tip = table;

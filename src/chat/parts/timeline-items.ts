@@ -14,6 +14,8 @@ import type { PartContext } from './context.js';
 
 /** Rows per chunk. */
 export const CHUNK_ROWS = 64;
+/** Chunks per group: a second level, so the timeline has few children even at thousands of runs. */
+export const GROUP_CHUNKS = 16;
 
 interface Chunk {
   /** The rows as last rendered (references, compared row by row). */
@@ -58,13 +60,25 @@ export class TimelineChunks {
     const latestRun = items[items.length - 1]?.run ?? 0;
     while (this.sealed < count - 1 && this.chunks[this.sealed]!.rows[CHUNK_ROWS - 1]!.run < latestRun) this.sealed += 1;
     const last = count - 1;
+    const renderChunk = (chunk: Chunk, index: number): TemplateResult =>
+      html`<div class="chunk" ?data-settled=${index < last}>
+        ${guard([chunk.version, ctx], () =>
+          repeat(chunk.rows, (item) => item.key, (item) => guard([item, ctx], () => renderItem(item, ctx))),
+        )}
+      </div>`;
+    const groups: Chunk[][] = [];
+    for (let g = 0; g * GROUP_CHUNKS < this.chunks.length; g++) {
+      groups.push(this.chunks.slice(g * GROUP_CHUNKS, (g + 1) * GROUP_CHUNKS));
+    }
+    const lastGroup = groups.length - 1;
+    // A full group of sealed chunks never changes again: its guard holds while its chunks do.
     return html`${repeat(
-      this.chunks,
-      (_, index) => index,
-      (chunk, index) =>
-        html`<div class="chunk" ?data-settled=${index < last}>
-          ${guard([chunk.version, ctx], () =>
-            repeat(chunk.rows, (item) => item.key, (item) => guard([item, ctx], () => renderItem(item, ctx))),
+      groups,
+      (_, g) => g,
+      (group, g) =>
+        html`<div class="chunk" ?data-settled=${g < lastGroup}>
+          ${guard([...group.map((c) => c.version), ctx, g < lastGroup], () =>
+            repeat(group, (_, i) => i, (chunk, i) => renderChunk(chunk, g * GROUP_CHUNKS + i)),
           )}
         </div>`,
     )}`;

@@ -84,11 +84,12 @@ const TAGS = new Set([
 const ATTRIBUTES: Record<string, string[]> = {
   A: ['href', 'title', 'rel', 'target', 'referrerpolicy'],
   BUTTON: ['type', 'part', 'aria-label', 'data-copied'],
-  DIV: ['part'],
+  DIV: ['part', 'role'],
   PRE: ['part'],
   // `language-` and the fence's first word (a class name, never markup)
   CODE: ['class'],
   OL: ['start'],
+  LI: ['value'],
   SPAN: ['part'],
   TH: ['align'],
   TD: ['align'],

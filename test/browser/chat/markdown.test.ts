@@ -450,6 +450,24 @@ describe('createMarkdownStream', () => {
     expect(streamed(['a\r', '\nb\r\n\r', '\nc\rd']).innerHTML).toBe(whole('a\nb\n\nc\nd').innerHTML);
   });
 
+  it('groups a long answer\'s blocks and a long list\'s items by 32, numbering an ordered list across groups', () => {
+    const paragraphs = Array.from({ length: 70 }, (_, i) => `Paragraph ${i}.`).join('\n\n');
+    const doc = everyWay(paragraphs);
+    const groups = [...doc.children];
+    expect(groups.map((g) => [g.tagName, g.getAttribute('part'), g.childElementCount])).toEqual([
+      ['DIV', 'group', 32],
+      ['DIV', 'group', 32],
+      ['DIV', 'group', 6],
+    ]);
+    expect([...doc.querySelectorAll('p')].map((p) => p.textContent)).toEqual(Array.from({ length: 70 }, (_, i) => `Paragraph ${i}.`));
+    const list = everyWay(Array.from({ length: 40 }, (_, i) => `${i + 5}. item ${i}`).join('\n')).querySelector('ol')!;
+    expect(list.getAttribute('start')).toBe('5');
+    expect([...list.children].map((g) => g.childElementCount)).toEqual([32, 8]);
+    expect([...list.querySelectorAll('li')].map((li) => li.getAttribute('value'))).toEqual(Array.from({ length: 40 }, (_, i) => String(i + 5)));
+    // short lists and answers keep CommonMark's plain structure
+    expect(everyWay('1. a\n2. b').innerHTML).toBe('<ol><li>a</li><li>b</li></ol>');
+  });
+
   it('leaves a few hundred nodes after 20,000 one-character deltas of prose', () => {
     const el = document.createElement('div');
     const md = createMarkdownStream(el);
