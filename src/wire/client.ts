@@ -97,7 +97,8 @@ export function formatFromContentType(contentType: string | null): WireFormat | 
  *   the URL, `RunEnd{stop_reason: "error"}`;
  * - the body failing, ending or stalling mid-run → `RunError{code: "network" | "truncated" | "timeout"}`
  *   + `RunEnd{stop_reason: "error"}`; a body with no decodable event at all (an HTML page served with
- *   200) → one run with `RunError{code: "decode"}`;
+ *   200) → one run with `RunError{code: "decode"}`, and so is a 2xx response with no event at all (an empty
+ *   body, a 204, only whitespace, only SSE comments), whose message says the response was empty;
  * - aborting `signal` or breaking out of `for await` cancels the request (the server sees the connection
  *   close); an open run ends with `RunEnd{stop_reason: "cancelled"}`. An abort before the response yields
  *   nothing.
@@ -179,12 +180,18 @@ export class WireClient<IncludeUnknown extends boolean = false> {
         options.format === undefined || options.format === 'auto'
           ? formatFromContentType(response.headers.get('Content-Type'))
           : options.format;
+      // Design §1: a request is a request for a run, so a 2xx body without any document is a failed run.
+      let documents = 0;
+      const onLine = options.onLine;
       const decoderOptions: DecodeStreamOptions = {
         format,
         dialect:
           (options.dialect ?? 'auto') === 'auto' && response.headers.has('x-vercel-ai-ui-message-stream') ? 'ai-sdk' : options.dialect,
         maxLineBytes: options.maxLineBytes,
-        onLine: options.onLine,
+        onLine: (raw) => {
+          documents++;
+          onLine?.(raw);
+        },
         onDecodeError: options.onDecodeError,
         includeUnknown: options.includeUnknown,
         idleTimeoutMs: options.idleTimeoutMs,
@@ -194,8 +201,18 @@ export class WireClient<IncludeUnknown extends boolean = false> {
       if (/^application\/json-seq\s*(;|$)/i.test(response.headers.get('Content-Type') ?? '')) {
         stream = stream.pipeThrough(stripRecordSeparators());
       }
-      const events = decodeWireStream(stream, decoderOptions);
-      yield* events as AsyncIterable<WireClientEvent<IncludeUnknown>>;
+      let delivered = 0;
+      for await (const event of decodeWireStream(stream, decoderOptions)) {
+        delivered++;
+        yield event as WireClientEvent<IncludeUnknown>;
+      }
+      if (delivered === 0 && documents === 0 && !outer?.aborted) {
+        const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+        yield* failedRun<IncludeUnknown>({
+          code: 'decode',
+          message: `The response was empty: ${method} ${this.url} answered ${status} with no event in its body`,
+        });
+      }
     } finally {
       outer?.removeEventListener('abort', abortRequest);
       // Ends the request when the consumer broke out early or the decoder gave up (stall, bad body).
@@ -206,7 +223,7 @@ export class WireClient<IncludeUnknown extends boolean = false> {
 
 /** The three events of a run that failed before any event of its own arrived. */
 function* failedRun<IncludeUnknown extends boolean>(error: {
-  code: 'http' | 'network';
+  code: 'http' | 'network' | 'decode';
   message: string;
   status?: number;
 }): Generator<WireClientEvent<IncludeUnknown>> {
