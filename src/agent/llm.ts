@@ -4,6 +4,7 @@
  */
 import { HttpError, PagentError } from '../errors.js';
 import { HTTP_ERROR_BODY_MAX_BYTES, httpErrorMessage, readErrorBody } from '../wire/http-error.js';
+import { checkLLMOptions } from './llm-options.js';
 import type { ChatMessage, ToolSchema } from './messages.js';
 import {
   createChunkAssembler,
@@ -138,7 +139,8 @@ function statusHint(status: number): string {
  * Failures are `PagentError`s with `where: "llm"` and a code: `"http"` (an `HttpError` with the status and the
  * provider's own message), `"network"` (server unreachable or CORS refused: the message says what to check),
  * `"provider"` (an error object or `event: error` in the stream, a non-JSON message, or a message or
- * JSON body over `maxEventBytes`), `"timeout"` (no
+ * JSON body over `maxEventBytes`), `"redirect"` (the server redirected the request: refused when it leaves
+ * `baseURL`'s origin, and always in a browser, which hides the target), `"timeout"` (no
  * response or a stalled body for `timeoutMs`) or `"truncated"` (the body ended with neither a
  * `finish_reason` nor `data: [DONE]`; a stream with a `finish_reason` but without `[DONE]` is accepted).
  * 429, 5xx and network failures before the first body byte are retried; nothing is retried after it.
@@ -160,10 +162,17 @@ export class LLM {
   // A private field: the key stays out of JSON.stringify(llm), structured clones and enumerations.
   readonly #options: LLMOptions;
   readonly #secrets: string[];
+  /** The absolute API root (a relative `baseURL` resolved against the page): redirects may not leave its origin. */
+  readonly #root: URL;
 
+  /**
+   * @throws {PagentError} `code: "config"` when an option can never work (no or a scheme-less `baseURL`, a
+   * key or header no HTTP request can carry, a negative retry count …): the message names the field.
+   */
   constructor(model: string, options: LLMOptions) {
+    this.#root = checkLLMOptions(model, options);
     this.model = model;
-    this.baseURL = options.baseURL.replace(/\/+$/, '');
+    this.baseURL = options.baseURL.trim().replace(/\/+$/, '');
     const apiKey = options.apiKey?.trim() || undefined;
     this.#options = { ...options, apiKey };
     const secrets = [apiKey ?? ''];
@@ -243,11 +252,11 @@ export class LLM {
       arm();
       let response: Response;
       try {
-        const fetchImpl = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
-        response = await fetchImpl(this.url, { method: 'POST', headers: this.#headers(), body, signal: controller.signal });
+        response = await this.#post(body, controller.signal);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         if (timedOut) throw this.#timeout(`no response within ${timeoutMs} ms`);
+        if (err instanceof PagentError) throw err;
         return { kind: 'retry', error: this.#networkError(err, 'before any response'), delayMs: undefined };
       }
 
@@ -320,6 +329,48 @@ export class LLM {
       signal?.removeEventListener('abort', onAbort);
       if (reader) reader.cancel().catch(() => undefined);
       controller.abort();
+    }
+  }
+
+  /**
+   * POSTs the request without letting `fetch` follow redirects: a redirect to another origin would re-send
+   * the whole conversation there. A browser hides where a redirect goes (an opaque redirect), so there
+   * every redirect is refused; where the target is visible (Node), a 307/308 on the same origin is followed
+   * (at most 5 times) and anything else refused. Refusals are `PagentError{code: "redirect"}`, never retried.
+   */
+  async #post(body: string, signal: AbortSignal): Promise<Response> {
+    const fetchImpl = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
+    let url = this.url;
+    for (let hop = 0; ; hop++) {
+      const response = await fetchImpl(url, { method: 'POST', headers: this.#headers(), body, signal, redirect: 'manual' });
+      const status = response.status;
+      if (response.type !== 'opaqueredirect' && (status < 300 || status > 399 || status === 304)) return response;
+      response.body?.cancel().catch(() => undefined);
+      const location = response.headers.get('location');
+      let target: URL | undefined;
+      try {
+        target = location ? new URL(location, new URL(url, this.#root)) : undefined;
+      } catch {
+        target = undefined;
+      }
+      const why =
+        target === undefined
+          ? 'a browser does not show where a redirect leads, so it is not followed'
+          : target.origin !== this.#root.origin
+            ? `it leads to another origin (${target.origin}), which would receive the whole conversation`
+            : status !== 307 && status !== 308
+              ? `HTTP ${status} would turn the POST into a GET`
+              : hop >= 5
+                ? 'too many redirects'
+                : undefined;
+      if (why === undefined && target) {
+        url = target.href;
+        continue;
+      }
+      throw new PagentError(
+        this.#redact(`POST ${this.url} answered with a redirect${status ? ` (HTTP ${status})` : ''} that was refused: ${why}. Set baseURL to the final address of the API.`),
+        { code: 'redirect', where: 'llm', status: status || undefined },
+      );
     }
   }
 

@@ -522,3 +522,30 @@ describe('LLM cancellation', () => {
     expect(seen).toEqual(['Hel']);
   });
 });
+
+// issue 10, item 13: a redirect must not re-send the conversation to another origin.
+describe('LLM and redirects', () => {
+  const attemptsOf = async (key: string) => (await (await fetch(`${api}/llm/attempts/${key}`)).json()) as { count: number };
+
+  it('refuses a redirect to another origin: the conversation never reaches it, and it is not retried', async () => {
+    const key = testKey();
+    const llm = new LLM('scripted-model', { baseURL: `${api}/llm/script/${key}/xredirect/v1`, apiKey: KEY, retryBaseMs: 1 });
+    const { events, error } = await collect(llm.stream({ messages: [{ role: 'user', content: 'my private question' }] }));
+    expect(events).toEqual([]);
+    expect(error).toBeInstanceOf(PagentError);
+    expect((error as PagentError).code).toBe('redirect');
+    expect((error as PagentError).message).toContain('redirect');
+    expect((error as PagentError).message).toContain(`${api}/llm/script/${key}/xredirect/v1/chat/completions`);
+    expectNoKey(error);
+    expect((await attemptsOf(key)).count).toBe(1);
+    expect((await attemptsOf(`${key}-target`)).count).toBe(0);
+  });
+
+  it('refuses a same-origin redirect in the browser too, where the target cannot be seen', async () => {
+    const key = testKey();
+    const llm = new LLM('scripted-model', { baseURL: `${api}/llm/script/${key}/sredirect/v1`, retryBaseMs: 1 });
+    const { error } = await collect(llm.stream({ messages: USER }));
+    expect((error as PagentError).code).toBe('redirect');
+    expect((await attemptsOf(`${key}-target`)).count).toBe(0);
+  });
+});
