@@ -39,6 +39,12 @@ export interface AgentModelRequest {
  */
 export interface AgentModel {
   stream(request: AgentModelRequest): AsyncIterable<AgentModelEvent>;
+  /**
+   * Optional: removes the client's secrets (its API key) from a text. The agent passes the user's input,
+   * tool results and faults, and error messages through it before it emits, stores or sends them (`LLM`
+   * has it and redacts its own output itself).
+   */
+  redact?(text: string): string;
 }
 
 /**
@@ -128,6 +134,13 @@ export interface RunOptions {
    * shows it in the timeline there).
    */
   onSteer?: (text: string) => void;
+  /**
+   * Re-runs a failed run: when the conversation's last user message is `input` and no answer followed it
+   * (a failed run keeps its user message), that message is not appended a second time; the run continues
+   * the conversation from where the failed one stopped. Otherwise the run is an ordinary one.
+   * @defaultValue false
+   */
+  retry?: boolean;
 }
 
 /** Options of {@link Agent.wire}: the run's, plus the protocol to write. */
@@ -182,6 +195,10 @@ function toPagentError(err: unknown): PagentError {
  * Runs pagent's tool loop in the browser: each turn streams one model call (`TurnBegin`, deltas,
  * `StepEnd`), runs the step's tool calls in order (`ToolCallBegin`, `ToolResult`) and ends with
  * `TurnEnd`; the run ends with `RunEnd` carrying the last step. One run at a time per agent.
+ *
+ * Secrets: with a model client that can `redact` (an `LLM`), its API key is removed from everything the
+ * agent emits or stores — the user's input, tool results and faults, error messages — and the `LLM`
+ * removes it from the model's own output.
  *
  * Session rules: a cancelled run keeps its partial answer (an assistant message with the text so far)
  * and completes a half-finished tool turn with `error: cancelled …` results for calls that did not
@@ -385,15 +402,17 @@ export class Agent {
   private async *loop(input: string, options: RunOptions, signal: AbortSignal, run: RunState): AsyncGenerator<WireEvent, void, undefined> {
     const { kwargs, onSteer } = options;
     const approve = options.approve ?? this.options.approve;
+    const retry = options.retry === true;
     const restoreError = await this.restore();
     if (restoreError) {
       run.ended = true;
-      yield { method: 'RunBegin', params: { user_input: input } };
-      yield { method: 'RunError', params: { message: restoreError.message, code: restoreError.code, where: 'store' } };
+      yield { method: 'RunBegin', params: { user_input: this.redact(input) } };
+      yield { method: 'RunError', params: { message: this.redact(restoreError.message), code: restoreError.code, where: 'store' } };
       yield { method: 'RunEnd', params: { ...EMPTY_STEP, stop_reason: 'error' } };
       return;
     }
-    this.add({ role: 'user', content: input });
+    input = this.redact(input);
+    if (!(retry && this.awaitsAnswer(input))) this.add({ role: 'user', content: input });
     yield { method: 'RunBegin', params: { user_input: input } };
 
     for (let turn = 0; turn < this.maxTurns; turn++) {
@@ -473,6 +492,7 @@ export class Agent {
           outcome = { content: `${call.function.name} error: ${err instanceof Error ? err.message : String(err)}`, ok: false };
         }
         if (signal.aborted) return yield* this.endCancelled(run);
+        outcome = { ...outcome, content: this.redact(outcome.content) };
         pending.results.set(call.id, { role: 'tool', tool_call_id: call.id, content: outcome.content });
         yield {
           method: 'ToolResult',
@@ -531,6 +551,22 @@ export class Agent {
     }
   }
 
+  /** True when the conversation's last user message is `input` and no final answer followed it. */
+  private awaitsAnswer(input: string): boolean {
+    const messages = this.session.messages;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const m = messages[i]!;
+      if (m.role === 'user') return m.content === input;
+      if (m.role === 'assistant' && !(m.tool_calls && m.tool_calls.length > 0)) return false;
+    }
+    return false;
+  }
+
+  /** The text without the model client's secrets (see {@link AgentModel.redact}). */
+  private redact(text: string): string {
+    return this.llm.redact ? this.llm.redact(text) : text;
+  }
+
   private add(message: ChatMessage): void {
     this.session.append(message);
     this.unsaved.push(message);
@@ -581,7 +617,7 @@ export class Agent {
     run.streaming = false;
     await this.flush();
     const error = toPagentError(err);
-    const params: ParamsOf<'RunError'> = { message: error.message, code: error.code, where: error.where ?? 'llm' };
+    const params: ParamsOf<'RunError'> = { message: this.redact(error.message), code: error.code, where: error.where ?? 'llm' };
     if (error.status !== undefined) params.status = error.status;
     yield { method: 'RunError', params };
     run.turnOpen = false;

@@ -5,6 +5,7 @@
 import { HttpError, PagentError } from '../errors.js';
 import { HTTP_ERROR_BODY_MAX_BYTES, httpErrorMessage, readErrorBody } from '../wire/http-error.js';
 import { checkLLMOptions } from './llm-options.js';
+import { createRedactor, type Redactor, type StreamRedactor } from './redact.js';
 import type { ChatMessage, ToolSchema } from './messages.js';
 import {
   createChunkAssembler,
@@ -144,7 +145,8 @@ function statusHint(status: number): string {
  * response or a stalled body for `timeoutMs`) or `"truncated"` (the body ended with neither a
  * `finish_reason` nor `data: [DONE]`; a stream with a `finish_reason` but without `[DONE]` is accepted).
  * 429, 5xx and network failures before the first body byte are retried; nothing is retried after it.
- * The API key and secret-looking header values are removed from every message.
+ * The API key and secret header values are removed from every message and from the model's own output
+ * (deltas, content, reasoning, tool call arguments), when they look like real secrets (see `redact`).
  *
  * @example
  * ```ts
@@ -161,7 +163,7 @@ export class LLM {
   readonly baseURL: string;
   // A private field: the key stays out of JSON.stringify(llm), structured clones and enumerations.
   readonly #options: LLMOptions;
-  readonly #secrets: string[];
+  readonly #redactor: Redactor;
   /** The absolute API root (a relative `baseURL` resolved against the page): redirects may not leave its origin. */
   readonly #root: URL;
 
@@ -179,7 +181,16 @@ export class LLM {
     for (const [name, value] of Object.entries(options.headers ?? {})) {
       if (SECRET_HEADER.test(name)) secrets.push(value.replace(/^Bearer\s+/i, '').trim(), value.trim());
     }
-    this.#secrets = [...new Set(secrets.filter((s) => s !== ''))].sort((a, b) => b.length - a.length);
+    this.#redactor = createRedactor(secrets);
+  }
+
+  /**
+   * `text` with this client's API key and secret header values replaced by `[redacted]`. Only values that
+   * look like real secrets count (see `isSecretLike`: a placeholder key such as `ollama` redacts nothing).
+   * The `Agent` passes tool results, errors and the user's input through it before it emits or stores them.
+   */
+  redact(text: string): string {
+    return this.#redactor.redact(text);
   }
 
   /** The endpoint every call posts to: `{baseURL}/chat/completions`. */
@@ -205,9 +216,11 @@ export class LLM {
     signal?.throwIfAborted();
     const body = JSON.stringify(this.requestBody(request));
     const retries = Math.max(0, this.#options.retries ?? 2);
+    const text = this.#redactor.stream();
+    const reasoning = this.#redactor.stream();
     try {
       for (let attempt = 0; ; attempt++) {
-        const outcome = yield* this.#attempt(body, signal);
+        const outcome = yield* this.#redacted(this.#attempt(body, signal), text, reasoning);
         if (outcome.kind === 'done') return;
         if (attempt >= retries) throw outcome.error;
         const delayMs = outcome.delayMs ?? (this.#options.retryBaseMs ?? 500) * 2 ** attempt;
@@ -404,9 +417,64 @@ export class LLM {
   }
 
   #redact(text: string): string {
-    let out = text;
-    for (const secret of this.#secrets) out = out.split(secret).join('[redacted]');
-    return out;
+    return this.#redactor.redact(text);
+  }
+
+  /**
+   * The model's own output with the secrets redacted: deltas through stream redactors (a key cut across
+   * deltas is still caught; only a tail that could start one is held back), the step's fields whole.
+   */
+  async *#redacted<R>(
+    source: AsyncGenerator<LLMStreamEvent, R, undefined>,
+    text: StreamRedactor,
+    reasoning: StreamRedactor,
+  ): AsyncGenerator<LLMStreamEvent, R, undefined> {
+    if (this.#redactor.empty) return yield* source;
+    let finished = false;
+    const flush = function* (): Generator<LLMStreamEvent, void, undefined> {
+      const t = text.end();
+      if (t !== '') yield { type: 'text', text: t };
+      const r = reasoning.end();
+      if (r !== '') yield { type: 'reasoning', text: r };
+    };
+    try {
+      for (;;) {
+        let next: IteratorResult<LLMStreamEvent, R>;
+        try {
+          next = await source.next();
+        } catch (err) {
+          finished = true;
+          yield* flush();
+          throw err;
+        }
+        if (next.done) {
+          finished = true;
+          return next.value;
+        }
+        const event = next.value;
+        if (event.type === 'step') {
+          yield* flush();
+          const { step } = event;
+          yield {
+            type: 'step',
+            step: {
+              ...step,
+              content: this.#redact(step.content),
+              reasoning_content: this.#redact(step.reasoning_content),
+              tool_calls: step.tool_calls.map((c) => ({
+                ...c,
+                function: { name: this.#redact(c.function.name), arguments: this.#redact(c.function.arguments) },
+              })),
+            },
+          };
+        } else {
+          const safe = (event.type === 'text' ? text : reasoning).push(event.text);
+          if (safe !== '') yield { type: event.type, text: safe };
+        }
+      }
+    } finally {
+      if (!finished) await source.return(undefined as R).catch(() => undefined);
+    }
   }
 
   // A new error rather than an edited message: the stack captured at construction repeats the message.
