@@ -24,6 +24,7 @@ import {
   createTimeline,
   currentAnswer,
   reduceTimeline,
+  retryRun,
   setApproval,
   timelineFromMessages,
   type TimelineState,
@@ -228,17 +229,50 @@ export class PagentChat extends LitElement {
 
   /**
    * Sends a message as the composer does: dispatches `pagent-send` (cancelable), shows the message and
-   * runs it through `agent`, `client` or `src` — whichever is set, in that order. Without a source, the
-   * page handles `pagent-send` and `push`es the events itself.
+   * runs it through `agent`, `client` or `src` — whichever is set, in that order. A page that runs the
+   * message itself cancels `pagent-send` (`preventDefault()`) and `push`es the run's events; a message
+   * nobody takes (no source, `pagent-send` not cancelled) ends with an error card saying so. While a stored
+   * conversation is still opening, the message waits for it and then runs.
    */
   send(text: string): void {
     if (!this.dispatchEvent(createChatEvent('pagent-send', { text }))) return;
+    // A stored conversation still opening would replace the timeline and stop the run: wait for it.
+    const opening = this.sessions.pending;
+    if (opening) void opening.then(() => this.deliver(text));
+    else this.deliver(text);
+  }
+
+  /** Shows the message and runs it (or says that there is no source to run it against). */
+  private deliver(text: string): void {
     this.stopRunInFlight();
     this.timeline = addUserMessage(this.timeline, text);
     this.scroller.jumpToLatest();
-    const source = this.sourceFor(text);
+    this.startRun(text, false);
+  }
+
+  /** Re-runs the failed run of an error card once, in place (no second user message). */
+  private retry(errorKey: string): void {
+    if (this.runs.running || this.timeline.runOpen) return;
+    const next = retryRun(this.timeline, errorKey);
+    if (next === this.timeline) return;
+    if (!this.dispatchEvent(createChatEvent('pagent-send', { text: next.input ?? '', retry: true }))) return;
+    this.timeline = next;
+    this.scroller.jumpToLatest();
+    this.startRun(next.input ?? '', true);
+  }
+
+  private startRun(text: string, retry: boolean): void {
+    const source = this.sourceFor(text, retry);
     this.runLogsLines = !this.agent && !this.client && Boolean(this.src);
-    if (source) void this.runs.start(source);
+    if (source) {
+      void this.runs.start(source);
+      return;
+    }
+    // Nothing to send to, and the page did not take the message (it did not cancel pagent-send).
+    const s = this.localStrings;
+    this.apply({ method: 'RunBegin', params: { user_input: text } });
+    this.apply({ method: 'RunError', params: { code: 'no-source', message: s.noSourceDetail } });
+    this.apply({ method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' } });
   }
 
   /**
@@ -303,7 +337,11 @@ export class PagentChat extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.denyPendingApprovals();
+    // A move (`other.append(el)`) disconnects and reconnects at once: only a removal that lasts past the
+    // current task stops the run (RunController) and denies the pending approvals.
+    setTimeout(() => {
+      if (!this.isConnected) this.denyPendingApprovals();
+    });
   }
 
   protected override async scheduleUpdate(): Promise<void> {
@@ -396,18 +434,19 @@ export class PagentChat extends LitElement {
         createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, ...(allowImage ? { allowImage } : {}) }),
       textRenderer: createTextRenderer,
       onApproval: (callId, approved) => this.decide(callId, approved),
-      onRetry: canRetry ? (input) => this.send(input) : undefined,
+      onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
     };
     return this.cachedContext;
   }
 
-  private sourceFor(text: string): RunSource | undefined {
+  private sourceFor(text: string, retry: boolean): RunSource | undefined {
     const { agent, client, src } = this;
     if (agent) {
-      return this.agentRuns.source(agent, text, (call) => this.requestApproval(call), (steered) => {
+      const onSteer = (steered: string): void => {
         this.timeline = addSteerMessage(this.timeline, steered);
         this.scroller.jumpToLatest();
-      });
+      };
+      return this.agentRuns.source(agent, text, (call) => this.requestApproval(call), { onSteer, retry });
     }
     if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId), { signal });
     if (!src) return undefined;
@@ -452,6 +491,9 @@ export class PagentChat extends LitElement {
   private handleSettled(outcome: RunOutcome): void {
     if (!outcome.current) return;
     this.denyPendingApprovals();
+    // The source ended before its run began (stopped before the server's first line, or it sent nothing):
+    // the user's message still gets an ending, never a bare bubble.
+    if (!this.timeline.runOpen && this.timeline.sentPending) this.apply({ method: 'RunBegin', params: { user_input: this.timeline.input ?? '' } });
     if (!this.timeline.runOpen) return;
     // The source ended without closing its run (stopped, threw, or just ended): close it here.
     const partial = currentAnswer(this.timeline);
@@ -460,7 +502,7 @@ export class PagentChat extends LitElement {
       this.apply({ method: 'RunEnd', params: { ...empty, stop_reason: 'cancelled' } });
       return;
     }
-    const message = outcome.error instanceof Error ? outcome.error.message : 'The stream ended before the run did';
+    const message = outcome.error instanceof Error ? outcome.error.message : 'The source ended before its run did (no RunEnd)';
     const code = outcome.error instanceof PagentError ? outcome.error.code : outcome.error === undefined ? 'truncated' : 'network';
     if (!this.runFailed()) this.apply({ method: 'RunError', params: { message, code } });
     this.apply({ method: 'RunEnd', params: { ...empty, stop_reason: 'error' } });

@@ -67,6 +67,8 @@ export interface PagentChatStrings {
   downloadFile: string;
   /** `{name}`: the file's path. */
   deleteFile: string;
+  /** The technical detail of a send with no source (shown under the error card's disclosure). */
+  noSourceDetail: string;
 }
 
 const en: PagentChatStrings = {
@@ -123,6 +125,7 @@ const en: PagentChatStrings = {
   filesEmpty: 'No files yet',
   downloadFile: 'Download {name}',
   deleteFile: 'Delete {name}',
+  noSourceDetail: 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().',
 };
 
 const zhCN: PagentChatStrings = {
@@ -179,6 +182,7 @@ const zhCN: PagentChatStrings = {
   filesEmpty: '暂无文件',
   downloadFile: '下载 {name}',
   deleteFile: '删除 {name}',
+  noSourceDetail: 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().',
 };
 
 const ja: PagentChatStrings = {
@@ -235,6 +239,7 @@ const ja: PagentChatStrings = {
   filesEmpty: 'ファイルはまだありません',
   downloadFile: '{name} をダウンロード',
   deleteFile: '{name} を削除',
+  noSourceDetail: 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().',
 };
 
 /** The built-in locales. */

@@ -76,8 +76,24 @@ export class SessionController implements ReactiveController {
     }
   }
 
+  private opening: Promise<void> | undefined;
+
+  /** The open in flight, if any: settles once its conversation is shown (or failed to load). */
+  get pending(): Promise<void> | undefined {
+    return this.opening;
+  }
+
   /** Loads a stored conversation and hands it to `onOpen` (an unknown id opens as empty). */
-  async open(id: string, fromList = false): Promise<void> {
+  open(id: string, fromList = false): Promise<void> {
+    const opening = this.load(id, fromList);
+    this.opening = opening;
+    void opening.finally(() => {
+      if (this.opening === opening) this.opening = undefined;
+    });
+    return opening;
+  }
+
+  private async load(id: string, fromList: boolean): Promise<void> {
     try {
       const session = await this.store?.load(id);
       this.openId = id;

@@ -77,6 +77,11 @@ export interface ErrorItem extends ItemBase {
   readonly status: number | undefined;
   readonly where: string | undefined;
   readonly input: string | undefined;
+  /**
+   * True while this failure can be retried: it has an input, it is the latest run's, and it has not been
+   * retried yet (a retry re-runs it once, in place).
+   */
+  readonly retryable: boolean;
 }
 
 /** Token counts read from a provider's `usage`, whichever names it used. */
@@ -123,6 +128,8 @@ export interface TimelineState {
   readonly sentPending: boolean;
   /** Answer text seen in the run in flight (so a `RunEnd` without deltas still shows its content). */
   readonly answeredInRun: boolean;
+  /** Index of the error card that can still be retried, or -1 (a newer run makes it a record). */
+  readonly retryIndex: number;
   /**
    * Deterministic count of the reducer's work: objects allocated, array slots written and chunks
    * appended. Tests compare it per event; it never depends on time.
@@ -144,6 +151,7 @@ export function createTimeline(): TimelineState {
     input: undefined,
     sentPending: false,
     answeredInRun: false,
+    retryIndex: -1,
     work: 0,
   };
 }
@@ -204,7 +212,14 @@ function endBlocks(s: Draft): void {
   s.answerIndex = -1;
 }
 
+/** The latest error card can no longer be retried (a newer run began, or it was retried). */
+function retireRetry(s: Draft): void {
+  if (s.retryIndex >= 0) replace<ErrorItem>(s, s.retryIndex, { retryable: false });
+  s.retryIndex = -1;
+}
+
 function beginRun(s: Draft, input: string): void {
+  retireRetry(s);
   s.run += 1;
   s.runOpen = true;
   s.answeredInRun = false;
@@ -373,10 +388,11 @@ export function reduceTimeline(state: TimelineState, event: WireEvent | UnknownE
     case 'TurnEnd':
       endBlocks(s);
       break;
-    case 'RunError':
+    case 'RunError': {
       ensureRun(s);
       endBlocks(s);
-      push(s, {
+      const retryable = s.input !== undefined && s.input !== '';
+      const index = push(s, {
         kind: 'error',
         key: nextKey('x'),
         run: s.run,
@@ -385,8 +401,11 @@ export function reduceTimeline(state: TimelineState, event: WireEvent | UnknownE
         status: num(e.params.status),
         where: e.params.where,
         input: s.input,
+        retryable,
       });
+      if (retryable) s.retryIndex = index;
       break;
+    }
     case 'RunEnd':
       if (!s.runOpen) beginRun(s, '');
       closeRun(s, e);
@@ -413,6 +432,19 @@ export function addSteerMessage(state: TimelineState, text: string): TimelineSta
   const s: Draft = { ...state, work: state.work + 1 };
   endBlocks(s);
   push(s, { kind: 'user', key: nextKey('u'), run: s.runOpen ? s.run : s.run + 1, text });
+  return s;
+}
+
+/**
+ * Prepares the retry of a failed run, in place: its error card keeps its text but loses its Retry, and the
+ * next run adopts the failed run's input without showing the user's message again. Returns the state
+ * unchanged (the same object) when that card cannot be retried (already retried, or not the latest run).
+ */
+export function retryRun(state: TimelineState, errorKey: string): TimelineState {
+  const item = state.retryIndex >= 0 ? state.items[state.retryIndex] : undefined;
+  if (item?.kind !== 'error' || item.key !== errorKey || !item.retryable || state.runOpen) return state;
+  const s: Draft = { ...state, work: state.work + 1, sentPending: true, input: item.input };
+  retireRetry(s);
   return s;
 }
 

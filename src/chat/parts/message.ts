@@ -52,8 +52,8 @@ export function renderError(item: ErrorItem, ctx: PartContext): TemplateResult {
     <p class="error-title">${ctx.strings.errorTitle}</p>
     <p class="error-message">${item.message}</p>
     <p class="error-code">${detail}</p>
-    ${retry && item.input !== undefined && item.input !== ''
-      ? html`<button part="retry-button" type="button" @click=${() => retry(item.input!)}>${ctx.strings.retry}</button>`
+    ${retry && item.retryable
+      ? html`<button part="retry-button" type="button" @click=${() => retry(item.key)}>${ctx.strings.retry}</button>`
       : nothing}
   </div>`;
 }
