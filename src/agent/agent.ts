@@ -501,7 +501,8 @@ export class Agent {
             name: call.function.name,
             content: outcome.content,
             ok: outcome.ok,
-            elapsed_ms: Math.round(performance.now() - started),
+            // the tool's own execution time: the wait for approval is not counted
+            elapsed_ms: Math.round(outcome.elapsedMs ?? performance.now() - started),
           },
         };
       }
