@@ -89,7 +89,9 @@ export interface AgentOptions {
   parallelTools?: boolean;
   /**
    * Saves the conversation: restored before the first run when the session is empty, appended at every
-   * turn end. A failed save never fails the run; what happens next depends on the `StoreError` reason:
+   * turn end — in the background, so saving never holds back the event stream (`run()` resolves once the
+   * run is saved; {@link Agent.whenSaved} waits for the queue). A failed save never fails the run; what
+   * happens next depends on the `StoreError` reason:
    * - `deleted` / `not-found` (the stored copy vanished, e.g. the database was deleted): with a `save`
    *   method the next save rewrites the whole session, then appends resume; without one, saving stops.
    * - `unavailable`, `invalid`, `corrupt`: retrying cannot help, so saving stops for this `sessionId`
@@ -227,6 +229,8 @@ export class Agent {
   private currentSessionId: string | undefined;
   private steers: string[] = [];
   private readonly hooks: ToolHooks | undefined;
+  /** The save queue's last task, while one is pending. */
+  private saving: Promise<void> | undefined;
 
   constructor(options: AgentOptions) {
     this.options = options;
@@ -303,8 +307,13 @@ export class Agent {
     this.unsaved = [];
     if (store && previousId && !this.saveStopped && (unsaved.length > 0 || this.saveWhole)) {
       const whole = this.saveWhole && store.save ? this.currentSession.toJSON() : undefined;
-      const write = whole && store.save ? store.save(previousId, { toJSON: () => whole }) : store.append(previousId, unsaved);
-      write.catch((err: unknown) => this.reportStoreError(err, previousId));
+      // after the saves already queued for that id, so the stored conversation keeps its order
+      this.enqueueSave(() =>
+        (whole && store.save ? store.save(previousId, { toJSON: () => whole }) : store.append(previousId, unsaved)).then(
+          () => undefined,
+          (err: unknown) => this.reportStoreError(err, previousId),
+        ),
+      );
     }
     this.saveWhole = false;
     this.saveStopped = false;
@@ -316,8 +325,8 @@ export class Agent {
   }
 
   /**
-   * Runs the agent and resolves with the `RunEnd` params (pagent's `run()`); a cancelled run resolves
-   * too (`stop_reason: "cancelled"`).
+   * Runs the agent and resolves with the `RunEnd` params (pagent's `run()`) once the run's turns are saved
+   * (or their save failed); a cancelled run resolves too (`stop_reason: "cancelled"`).
    *
    * @throws {PagentError} when the run fails (the `RunError`'s code, message, where and status).
    */
@@ -328,6 +337,7 @@ export class Agent {
       if (event.method === 'RunError') failure = event.params;
       else if (event.method === 'RunEnd') end = event.params;
     }
+    await this.whenSaved();
     if (!end || end.stop_reason === 'error') {
       throw PagentError.fromRunError(failure ?? { message: 'The run failed', code: 'provider', where: 'agent' });
     }
@@ -345,6 +355,7 @@ export class Agent {
       if (event.method === 'TextDelta') yield event.params.text;
       else if (event.method === 'RunError') failure = event.params;
     }
+    await this.whenSaved();
     if (failure) throw PagentError.fromRunError(failure);
   }
 
@@ -393,7 +404,7 @@ export class Agent {
       controller.abort();
       if (!run.ended) {
         this.completeHalfTurn(run);
-        await this.flush();
+        this.queueSave();
       }
       this.running = false;
     }
@@ -463,7 +474,7 @@ export class Agent {
         const empty = step.content === '' && step.reasoning_content === '';
         if (!empty) this.add(assistantMessage(step));
         const reason: StopReason = empty ? 'empty_response' : 'no_tool_calls';
-        await this.flush();
+        this.queueSave();
         run.turnOpen = false;
         if (this.steers.length > 0 && turn + 1 < this.maxTurns) {
           // a steered message came in during the final answer: one more model call answers it
@@ -507,7 +518,7 @@ export class Agent {
         };
       }
       this.commitPending(run);
-      await this.flush();
+      this.queueSave();
       run.turnOpen = false;
       if (turn + 1 >= this.maxTurns) {
         yield { method: 'TurnEnd', params: { turn, stopped: false, stop_reason: 'max_turns' } };
@@ -604,7 +615,7 @@ export class Agent {
     const streaming = run.streaming;
     const summary = this.cutSummary(run, streaming);
     this.completeHalfTurn(run);
-    await this.flush();
+    this.queueSave();
     if (run.turnOpen) {
       run.turnOpen = false;
       yield { method: 'TurnEnd', params: { turn: run.turn, stopped: true, stop_reason: 'cancelled' } };
@@ -616,7 +627,7 @@ export class Agent {
   private async *endFailed(run: RunState, err: unknown): AsyncGenerator<WireEvent, void, undefined> {
     const summary = this.cutSummary(run, true);
     run.streaming = false;
-    await this.flush();
+    this.queueSave();
     const error = toPagentError(err);
     const params: ParamsOf<'RunError'> = { message: this.redact(error.message), code: error.code, where: error.where ?? 'llm' };
     if (error.status !== undefined) params.status = error.status;
@@ -632,6 +643,8 @@ export class Agent {
     const { store } = this.options;
     const sessionId = this.currentSessionId;
     if (this.restored || !store || !sessionId) return undefined;
+    // a conversation reopened right after its last turn: read it once its queued saves have landed
+    await this.whenSaved();
     try {
       if (this.session.messages.length === 0) {
         const saved = await store.load(sessionId);
@@ -645,14 +658,38 @@ export class Agent {
     }
   }
 
+  /** Settles once every save queued so far has settled (saves run in the background, one at a time, in order). */
+  async whenSaved(): Promise<void> {
+    while (this.saving) await this.saving;
+  }
+
+  /**
+   * Saves what the runs added, in the background: saving never holds back the event stream (a blocked
+   * database would otherwise delay every `TurnEnd` by the store's open timeout). Saves run one at a time,
+   * in order; an idle queue starts the save at once.
+   */
+  private queueSave(): void {
+    const sessionId = this.currentSessionId;
+    this.enqueueSave(() => this.flush(sessionId));
+  }
+
+  private enqueueSave(task: () => Promise<void>): void {
+    const next = this.saving ? this.saving.then(task) : task();
+    this.saving = next;
+    void next.finally(() => {
+      if (this.saving === next) this.saving = undefined;
+    });
+  }
+
   /**
    * Saves the messages added since the last save: appends them, or rewrites the whole session once the
    * stored copy was deleted. A store failure is not a run failure; see {@link AgentOptions.store} for
-   * what each `StoreError` reason leads to.
+   * what each `StoreError` reason leads to. Does nothing once {@link Agent.useSession} moved away from
+   * `sessionId` (it took that id's unsaved messages).
    */
-  private async flush(): Promise<void> {
+  private async flush(sessionId: string | undefined): Promise<void> {
     const { store } = this.options;
-    const sessionId = this.currentSessionId;
+    if (sessionId !== this.currentSessionId) return;
     if (!store || !sessionId || this.saveStopped) {
       this.unsaved = [];
       return;
@@ -663,12 +700,14 @@ export class Agent {
     let failure = await this.write(store, sessionId, batch);
     if (failure === undefined) return;
     this.reportStoreError(failure.error, sessionId);
+    if (sessionId !== this.currentSessionId) return;
     const reason = failure.error instanceof StoreError ? failure.error.reason : undefined;
     if ((reason === 'deleted' || reason === 'not-found') && store.save && !this.saveWhole) {
       this.saveWhole = true;
       failure = await this.write(store, sessionId, batch);
       if (failure === undefined) return;
       this.reportStoreError(failure.error, sessionId);
+      if (sessionId !== this.currentSessionId) return;
     }
     if (!isTransient(failure.error)) return this.stopSaving();
     this.unsaved = batch.concat(this.unsaved);
