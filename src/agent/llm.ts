@@ -4,6 +4,7 @@
  */
 import { HttpError, PagentError } from '../errors.js';
 import { HTTP_ERROR_BODY_MAX_BYTES, httpErrorMessage, readErrorBody } from '../wire/http-error.js';
+import { networkFailureMessage, probeReachable } from '../wire/network-probe.js';
 import { checkLLMOptions } from './llm-options.js';
 import { createRedactor, type Redactor, type StreamRedactor } from './redact.js';
 import type { ChatMessage, ToolSchema } from './messages.js';
@@ -89,6 +90,7 @@ export interface LLMOptions {
   onRetry?: ((info: LLMRetryInfo) => void) | undefined;
 }
 
+const BEFORE_RESPONSE = 'before any response';
 const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie/i;
 const MAX_SNIFF_BYTES = 1 << 20;
 
@@ -164,6 +166,8 @@ export class LLM {
   // A private field: the key stays out of JSON.stringify(llm), structured clones and enumerations.
   readonly #options: LLMOptions;
   readonly #redactor: Redactor;
+  /** Network failures before any response, with what failed: a browser probe then says why (CORS or unreachable). */
+  readonly #unanswered = new WeakMap<PagentError, { err: unknown; when: string }>();
   /** The absolute API root (a relative `baseURL` resolved against the page): redirects may not leave its origin. */
   readonly #root: URL;
 
@@ -230,6 +234,13 @@ export class LLM {
       }
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
+      const unanswered = err instanceof PagentError ? this.#unanswered.get(err) : undefined;
+      if (unanswered?.when === BEFORE_RESPONSE) {
+        // A browser says "Failed to fetch" for both: ask once whether anything answers there at all.
+        const reachable = await probeReachable(this.url, signal);
+        if (signal?.aborted) throw signal.reason;
+        throw this.#networkError(unanswered.err, unanswered.when, reachable);
+      }
       throw this.#redactError(err);
     }
   }
@@ -270,7 +281,7 @@ export class LLM {
         if (signal?.aborted) throw signal.reason;
         if (timedOut) throw this.#timeout(`no response within ${timeoutMs} ms`);
         if (err instanceof PagentError) throw err;
-        return { kind: 'retry', error: this.#networkError(err, 'before any response'), delayMs: undefined };
+        return { kind: 'retry', error: this.#networkError(err, BEFORE_RESPONSE), delayMs: undefined };
       }
 
       if (!response.ok) {
@@ -497,17 +508,14 @@ export class LLM {
     return new HttpError(this.#redact(`HTTP ${status} from POST ${this.url}: ${detail}${stop}${statusHint(status)}`), status, 'llm');
   }
 
-  #networkError(err: unknown, when: string): PagentError {
+  #networkError(err: unknown, when: string, reachable?: boolean): PagentError {
     const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    return new PagentError(
-      this.#redact(
-        `Network error calling POST ${this.url} (${when}; ${reason}). Check that the base URL is right and the ` +
-          'server is running and reachable from this page, and, for a server on another origin, that it allows ' +
-          'CORS: Access-Control-Allow-Origin for this page and Authorization, Content-Type in Access-Control-Allow-Headers. ' +
-          'An https page can call an http server only on localhost.',
-      ),
-      { code: 'network', where: 'llm' },
-    );
+    const error = new PagentError(this.#redact(networkFailureMessage(`POST ${this.url}`, reason, reachable, when)), {
+      code: 'network',
+      where: 'llm',
+    });
+    this.#unanswered.set(error, { err, when });
+    return error;
   }
 
   #timeout(what: string): PagentError {

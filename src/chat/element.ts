@@ -5,6 +5,7 @@ import { encodeEventLine } from '../wire/codec.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
 import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptions } from './agent-runs.js';
 import { createAnswerRenderer, createTextRenderer } from './answer.js';
+import { errorKind, errorSentence } from './error-kind.js';
 import { createChatEvent } from './events.js';
 import { resolveLocale, stringsFor, type PagentChatStrings } from './i18n.js';
 import { renderComposer } from './parts/composer.js';
@@ -207,7 +208,8 @@ export class PagentChat extends LitElement {
     if ('unknown' in event) return;
     const s = this.localStrings;
     if (event.method === 'RunError') {
-      this.announcement = `${s.runFailed}: ${event.params.message}`;
+      const { code, status, message } = event.params;
+      this.announcement = `${s.runFailed}: ${errorSentence(errorKind({ code, status, message }), status, s)}`;
       this.dispatchEvent(createChatEvent('pagent-error', { error: PagentError.fromRunError(event.params) }));
     } else if (event.method === 'RunEnd') {
       const reason = event.params.stop_reason;

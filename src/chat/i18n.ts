@@ -69,6 +69,25 @@ export interface PagentChatStrings {
   deleteFile: string;
   /** The technical detail of a send with no source (shown under the error card's disclosure). */
   noSourceDetail: string;
+  /** The summary of an error card's disclosure (code, status and the full message). */
+  errorDetails: string;
+  /** Error card sentences, one per failure kind (`{status}`: the HTTP status). */
+  errorUnreachable: string;
+  errorCors: string;
+  errorAuth: string;
+  errorNotFound: string;
+  errorRateLimit: string;
+  errorServer: string;
+  errorHttp: string;
+  errorCut: string;
+  errorTimeout: string;
+  errorProvider: string;
+  errorDecode: string;
+  errorRedirect: string;
+  errorConfig: string;
+  errorStore: string;
+  errorStoreBlocked: string;
+  errorNoSource: string;
 }
 
 const en: PagentChatStrings = {
@@ -126,6 +145,23 @@ const en: PagentChatStrings = {
   downloadFile: 'Download {name}',
   deleteFile: 'Delete {name}',
   noSourceDetail: 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().',
+  errorDetails: 'Details',
+  errorUnreachable: 'Could not reach the server. Check the address and that the server is running.',
+  errorCors: 'The server refused requests from this page (CORS). It must allow this site’s origin.',
+  errorAuth: 'The API key was not accepted. Check the key.',
+  errorNotFound: 'Nothing was found at this address. Check the URL path and the model name.',
+  errorRateLimit: 'Too many requests: the service is rate-limiting. Wait a moment, then retry.',
+  errorServer: 'The server had a problem (HTTP {status}). Retry in a moment.',
+  errorHttp: 'The server refused the request (HTTP {status}).',
+  errorCut: 'The answer was cut off before it finished.',
+  errorTimeout: 'The server took too long to answer.',
+  errorProvider: 'The model reported an error.',
+  errorDecode: 'The answer could not be read: the response was empty or not an agent stream.',
+  errorRedirect: 'The server redirected the request elsewhere; it was not followed.',
+  errorConfig: 'The connection settings are not valid.',
+  errorStore: 'Conversations could not be read or saved in this browser.',
+  errorStoreBlocked: 'Another tab of this site is holding the conversation database. Close or reload the other tabs of this site, then retry.',
+  errorNoSource: 'There is nowhere to send this message: no source is set.',
 };
 
 const zhCN: PagentChatStrings = {
@@ -183,6 +219,23 @@ const zhCN: PagentChatStrings = {
   downloadFile: '下载 {name}',
   deleteFile: '删除 {name}',
   noSourceDetail: 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().',
+  errorDetails: '详细信息',
+  errorUnreachable: '无法连接到服务器。请检查地址，并确认服务器正在运行。',
+  errorCors: '服务器拒绝了来自此页面的请求（CORS），需要允许本站点的来源。',
+  errorAuth: 'API 密钥未被接受，请检查密钥。',
+  errorNotFound: '此地址下没有找到内容。请检查 URL 路径和模型名称。',
+  errorRateLimit: '请求过多，服务正在限流。请稍候再重试。',
+  errorServer: '服务器出现问题（HTTP {status}），请稍后重试。',
+  errorHttp: '服务器拒绝了请求（HTTP {status}）。',
+  errorCut: '回答在完成前被中断了。',
+  errorTimeout: '服务器响应超时。',
+  errorProvider: '模型返回了错误。',
+  errorDecode: '无法读取回答：响应为空，或不是代理事件流。',
+  errorRedirect: '服务器把请求重定向到了别处，未予跟随。',
+  errorConfig: '连接设置无效。',
+  errorStore: '无法在此浏览器中读取或保存对话。',
+  errorStoreBlocked: '本网站的另一个标签页正占用对话数据库。请关闭或刷新本网站的其他标签页，然后重试。',
+  errorNoSource: '此消息无处可发：未设置消息来源。',
 };
 
 const ja: PagentChatStrings = {
@@ -240,6 +293,23 @@ const ja: PagentChatStrings = {
   downloadFile: '{name} をダウンロード',
   deleteFile: '{name} を削除',
   noSourceDetail: 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().',
+  errorDetails: '詳細',
+  errorUnreachable: 'サーバーに接続できませんでした。アドレスと、サーバーが起動しているかを確認してください。',
+  errorCors: 'サーバーがこのページからのリクエストを拒否しました（CORS）。このサイトのオリジンを許可する必要があります。',
+  errorAuth: 'API キーが受け付けられませんでした。キーを確認してください。',
+  errorNotFound: 'このアドレスには何も見つかりませんでした。URL のパスとモデル名を確認してください。',
+  errorRateLimit: 'リクエストが多すぎます（レート制限中）。少し待ってから再試行してください。',
+  errorServer: 'サーバーで問題が発生しました（HTTP {status}）。しばらくしてから再試行してください。',
+  errorHttp: 'サーバーがリクエストを拒否しました（HTTP {status}）。',
+  errorCut: '回答が完了する前に途切れました。',
+  errorTimeout: 'サーバーの応答に時間がかかりすぎました。',
+  errorProvider: 'モデルがエラーを返しました。',
+  errorDecode: '回答を読み取れませんでした。応答が空か、エージェントのストリームではありません。',
+  errorRedirect: 'サーバーがリクエストを別の場所へリダイレクトしたため、従いませんでした。',
+  errorConfig: '接続設定が正しくありません。',
+  errorStore: 'このブラウザーで会話を読み込めないか、保存できませんでした。',
+  errorStoreBlocked: 'このサイトの別のタブが会話データベースを使用中です。このサイトの他のタブを閉じるか再読み込みしてから、再試行してください。',
+  errorNoSource: 'このメッセージの送信先がありません（ソースが設定されていません）。',
 };
 
 /** The built-in locales. */

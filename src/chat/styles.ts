@@ -339,6 +339,21 @@ export const chatStyles = css`
     font-size: 0.8em;
     color: var(--_muted);
   }
+  .error-details {
+    font-size: 0.9em;
+    margin: 0 0 4px;
+  }
+  .error-details summary {
+    cursor: pointer;
+    color: var(--_muted);
+    font-size: 0.9em;
+  }
+  .error-details p {
+    margin: 4px 0 0;
+  }
+  .error-message {
+    white-space: pre-wrap;
+  }
   .jump {
     position: absolute;
     bottom: 8px;

@@ -10,6 +10,7 @@
  */
 import type { ChatMessage } from '../agent/messages.js';
 import type { ErrorCode, StopReason, UnknownEvent, Usage, WireEvent } from '../wire/events.js';
+import { errorKind, type ErrorKind } from './error-kind.js';
 
 /** Streamed text kept as append-only chunks, so appending never copies what came before. */
 export interface TextBlock {
@@ -76,6 +77,8 @@ export interface ErrorItem extends ItemBase {
   readonly code: ErrorCode;
   readonly status: number | undefined;
   readonly where: string | undefined;
+  /** What kind of failure it is: the card leads with one short sentence for it. */
+  readonly failure: ErrorKind;
   readonly input: string | undefined;
   /**
    * True while this failure can be retried: it has an input, it is the latest run's, and it has not been
@@ -400,6 +403,7 @@ export function reduceTimeline(state: TimelineState, event: WireEvent | UnknownE
         code: e.params.code,
         status: num(e.params.status),
         where: e.params.where,
+        failure: errorKind({ code: e.params.code, status: num(e.params.status), message: e.params.message }),
         input: s.input,
         retryable,
       });

@@ -8,6 +8,7 @@ import type { DialectName } from './dialects/index.js';
 import { failedRunEvents, type UnknownEvent, type WireEvent } from './events.js';
 import type { WireFormat } from './framing.js';
 import { httpErrorMessage, readErrorBody } from './http-error.js';
+import { networkFailureMessage, probeReachable } from './network-probe.js';
 
 /** Options of {@link WireClient}. */
 export interface WireClientOptions {
@@ -94,7 +95,8 @@ export function formatFromContentType(contentType: string | null): WireFormat | 
  *   server's own error text (plain text, `{"detail"}`, FastAPI 422 lists, `{"error": {"message"}}`, …),
  *   `RunEnd{stop_reason: "error"}`;
  * - `fetch` rejecting (server down, CORS refused, DNS) → `RunBegin`, `RunError{code: "network"}` naming
- *   the URL, `RunEnd{stop_reason: "error"}`;
+ *   the URL, `RunEnd{stop_reason: "error"}`; in a browser the message says which it was (nothing answers,
+ *   or the server answers but refuses this page: CORS), from one body-less `no-cors` GET to the URL;
  * - the body failing, ending or stalling mid-run → `RunError{code: "network" | "truncated" | "timeout"}`
  *   + `RunEnd{stop_reason: "error"}`; a body with no decodable event at all (an HTML page served with
  *   200) → one run with `RunError{code: "decode"}`, and so is a 2xx response with no event at all (an empty
@@ -160,7 +162,11 @@ export class WireClient<IncludeUnknown extends boolean = false> {
         response = await fetchFn.call(globalThis, this.url, init);
       } catch (err) {
         if (request.signal.aborted) return;
-        yield* failedRun<IncludeUnknown>({ code: 'network', message: networkMessage(method, this.url, err) });
+        const reason = err instanceof Error ? err.message : String(err);
+        // A browser says "Failed to fetch" for an unreachable server and for CORS alike: ask which it was.
+        const reachable = await probeReachable(this.url, request.signal);
+        if (request.signal.aborted) return;
+        yield* failedRun<IncludeUnknown>({ code: 'network', message: networkFailureMessage(`${method} ${this.url}`, reason, reachable) });
         return;
       }
       const sessionId = response.headers.get('X-Session-Id');
@@ -229,14 +235,6 @@ function* failedRun<IncludeUnknown extends boolean>(error: {
 }): Generator<WireClientEvent<IncludeUnknown>> {
   const events: WireEvent[] = failedRunEvents(error);
   yield* events as Array<WireClientEvent<IncludeUnknown>>;
-}
-
-function networkMessage(method: string, url: string, err: unknown): string {
-  const reason = err instanceof Error ? err.message : String(err);
-  return (
-    `Network error: ${method} ${url} failed (${reason}). ` +
-    'Check that the server is running and reachable, and that it allows requests from this page (CORS).'
-  );
 }
 
 /**

@@ -266,6 +266,11 @@ export const llmRoutes: RouteHandler = async (req, res, url) => {
   }
 
   const script = /^\/llm\/script\/([\w-]+)\/([\w,-]+)\/v1\/chat\/completions$/.exec(path);
+  if (script && req.method !== 'POST') {
+    // a browser's reachability probe after a network failure (a no-cors GET): answered, never counted
+    res.writeHead(405, { ...CORS_HEADERS, Allow: 'POST' }).end();
+    return true;
+  }
   if (script) {
     const key = script[1]!;
     const steps = script[2]!.split(',');

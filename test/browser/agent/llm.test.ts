@@ -264,32 +264,33 @@ describe('LLM retries', () => {
 });
 
 describe('LLM failures', () => {
-  it('explains a network failure: what happened and what to check (base URL, CORS)', async () => {
+  it('explains a network failure on a server that answers otherwise: the browser withheld the response (CORS)', async () => {
     const { llm, attempts } = scripted('reset', { retries: 1 });
     const { error } = await collect(llm.stream({ messages: USER }));
     const e = error as PagentError;
     expect(e.code).toBe('network');
     expect(e.where).toBe('llm');
-    expect(e.message).toContain('base URL');
+    expect(e.message).toContain('although the server answers');
     expect(e.message).toContain('CORS');
     expect(e.message).toContain(`${api}/llm/script/`);
     expect(e.message).not.toBe('Failed to fetch');
     expect((await attempts()).count).toBe(2);
   });
 
-  it('reports a server that does not allow CORS as a network error that names CORS', async () => {
+  it('reports a server that does not allow CORS as a network error that names CORS and what to send', async () => {
     const { llm } = scripted('nocors', { retries: 0, apiKey: KEY });
     const { error } = await collect(llm.stream({ messages: USER }));
     expect((error as PagentError).code).toBe('network');
-    expect((error as PagentError).message).toMatch(/CORS: Access-Control-Allow-Origin/);
+    expect((error as PagentError).message).toMatch(/\(CORS\)\. It must send Access-Control-Allow-Origin/);
     expectNoKey(error);
   });
 
-  it('reports an unreachable server as a network error', async () => {
+  it('reports an unreachable server as a network error that says nothing answered, without a CORS paragraph', async () => {
     const llm = new LLM('m', { baseURL: 'http://127.0.0.1:9/v1', retries: 0 });
     const { error } = await collect(llm.stream({ messages: USER }));
     expect((error as PagentError).code).toBe('network');
-    expect((error as PagentError).message).toContain('http://127.0.0.1:9/v1/chat/completions');
+    expect((error as PagentError).message).toContain('Could not reach POST http://127.0.0.1:9/v1/chat/completions: nothing answered');
+    expect((error as PagentError).message).not.toContain('CORS');
   });
 
   it('keeps the key out of an HTTP error whose body echoes the Authorization header', async () => {
