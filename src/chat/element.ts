@@ -21,6 +21,7 @@ import { createSrcClient } from './src-client.js';
 import { chatStyles } from './styles.js';
 import {
   addSteerMessage,
+  addNotice,
   addUserMessage,
   createTimeline,
   currentAnswer,
@@ -185,7 +186,12 @@ export class PagentChat extends LitElement {
       this.reset();
       if (agent) await this.agentRuns.settled(agent);
     },
-    onError: (err) => this.reportError(err),
+    onOpenError: (_id, err) => {
+      // say it in the timeline (in the user's language), not only in a pagent-error event
+      const error = this.reportError(err);
+      this.timeline = addNotice(this.timeline, { code: error.code, message: error.message, where: error.where });
+    },
+    onError: (err) => void this.reportError(err),
   });
   private readonly filesPanel = new FilesController(this, (err) => this.reportError(err));
   private srcClient: { url: string; client: ChatClient } | undefined;
@@ -468,7 +474,7 @@ export class PagentChat extends LitElement {
   /** Points the agent at another conversation once its run in flight (if any) has closed. */
   private switchAgentSession(id: string): void {
     const agent = this.agent;
-    if (agent) this.agentRuns.switchSession(agent, id, (err) => this.reportError(err));
+    if (agent) this.agentRuns.switchSession(agent, id, (err) => void this.reportError(err));
   }
 
   /** With a store, shows the stored conversation the agent continues (when nothing else is shown yet). */
@@ -562,8 +568,9 @@ export class PagentChat extends LitElement {
     this.requestUpdate();
   }
 
-  private reportError(err: unknown): void {
+  private reportError(err: unknown): PagentError {
     const error = err instanceof PagentError ? err : new PagentError(err instanceof Error ? err.message : String(err), { code: 'store', where: 'store', cause: err });
     this.dispatchEvent(createChatEvent('pagent-error', { error }));
+    return error;
   }
 }

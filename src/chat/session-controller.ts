@@ -23,6 +23,8 @@ export interface SessionControllerOptions {
   onOpen(id: string, messages: readonly ChatMessage[], fromList: boolean): void;
   /** The open conversation is being deleted: the store deletes it once this settles. */
   onDelete(id: string): void | Promise<void>;
+  /** A conversation could not be opened (e.g. another tab blocks the database). */
+  onOpenError(id: string, err: unknown): void;
   onError(err: unknown): void;
 }
 
@@ -99,7 +101,7 @@ export class SessionController implements ReactiveController {
       this.openId = id;
       this.options.onOpen(id, session?.messages ?? [], fromList);
     } catch (err) {
-      this.options.onError(err);
+      this.options.onOpenError(id, err);
     }
   }
 

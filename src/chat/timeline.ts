@@ -440,6 +440,27 @@ export function addSteerMessage(state: TimelineState, text: string): TimelineSta
 }
 
 /**
+ * Adds an error card that belongs to no run (e.g. a stored conversation that could not be opened): the
+ * same card as a `RunError`'s, without a retry.
+ */
+export function addNotice(state: TimelineState, error: { code: ErrorCode; message: string; where?: string | undefined }): TimelineState {
+  const s: Draft = { ...state, work: state.work + 1 };
+  push(s, {
+    kind: 'error',
+    key: nextKey('x'),
+    run: 0,
+    message: error.message,
+    code: error.code,
+    status: undefined,
+    where: error.where,
+    failure: errorKind({ code: error.code, status: undefined, message: error.message }),
+    input: undefined,
+    retryable: false,
+  });
+  return s;
+}
+
+/**
  * Prepares the retry of a failed run, in place: its error card keeps its text but loses its Retry, and the
  * next run adopts the failed run's input without showing the user's message again. Returns the state
  * unchanged (the same object) when that card cannot be retried (already retried, or not the latest run).
