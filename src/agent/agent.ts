@@ -231,6 +231,10 @@ export class Agent {
   private readonly hooks: ToolHooks | undefined;
   /** The save queue's last task, while one is pending. */
   private saving: Promise<void> | undefined;
+  /** The store holds this conversation, or a save of it is under way (restored, or a run saved a turn). */
+  private hasStored = false;
+  /** The messages waiting are only those of failed runs of a conversation not stored yet. */
+  private heldBack = false;
 
   constructor(options: AgentOptions) {
     this.options = options;
@@ -305,7 +309,9 @@ export class Agent {
     const previousId = this.currentSessionId;
     const unsaved = this.unsaved;
     this.unsaved = [];
-    if (store && previousId && !this.saveStopped && (unsaved.length > 0 || this.saveWhole)) {
+    // a conversation that was never stored and only failed is left unstored (see endFailed)
+    const onlyFailed = this.heldBack && !this.hasStored;
+    if (store && previousId && !this.saveStopped && !onlyFailed && (unsaved.length > 0 || this.saveWhole)) {
       const whole = this.saveWhole && store.save ? this.currentSession.toJSON() : undefined;
       // after the saves already queued for that id, so the stored conversation keeps its order
       this.enqueueSave(() =>
@@ -318,6 +324,8 @@ export class Agent {
     this.saveWhole = false;
     this.saveStopped = false;
     this.steers = [];
+    this.hasStored = false;
+    this.heldBack = false;
     if (session) this.currentSession = session;
     else this.currentSession.clear();
     this.currentSessionId = sessionId;
@@ -627,7 +635,10 @@ export class Agent {
   private async *endFailed(run: RunState, err: unknown): AsyncGenerator<WireEvent, void, undefined> {
     const summary = this.cutSummary(run, true);
     run.streaming = false;
-    this.queueSave();
+    // A conversation not stored yet is not created by a failed run (a wrong key would leave a conversation
+    // of one unanswered message in every list): its messages wait for a run that succeeds.
+    if (this.hasStored) this.queueSave();
+    else this.heldBack = true;
     const error = toPagentError(err);
     const params: ParamsOf<'RunError'> = { message: this.redact(error.message), code: error.code, where: error.where ?? 'llm' };
     if (error.status !== undefined) params.status = error.status;
@@ -649,7 +660,8 @@ export class Agent {
       if (this.session.messages.length === 0) {
         const saved = await store.load(sessionId);
         if (saved) this.session.append(...saved.messages);
-      }
+        this.hasStored = saved !== undefined;
+      } else this.hasStored = true;
       this.restored = true;
       return undefined;
     } catch (err) {
@@ -669,6 +681,8 @@ export class Agent {
    * in order; an idle queue starts the save at once.
    */
   private queueSave(): void {
+    this.heldBack = false;
+    this.hasStored = true;
     const sessionId = this.currentSessionId;
     this.enqueueSave(() => this.flush(sessionId));
   }

@@ -8,7 +8,7 @@ import { createAnswerRenderer, createTextRenderer } from './answer.js';
 import { errorKind, errorSentence } from './error-kind.js';
 import { createChatEvent } from './events.js';
 import { resolveLocale, stringsFor, type PagentChatStrings } from './i18n.js';
-import { renderComposer } from './parts/composer.js';
+import { renderComposer, renderSuggestions } from './parts/composer.js';
 import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
 import { renderWireLog, type WireLogLine } from './parts/wire-log.js';
@@ -62,12 +62,14 @@ const WIRE_LOG_LIMIT = 2000;
  *
  * @tag pagent-chat
  * @slot suggestions - Suggestion chips; clicking one sends its `data-text` (or its text). Slotted elements get a
- *   chip look (rounded, themed colours, focus ring) that the page's own styles override.
+ *   chip look (rounded, themed colours, focus ring) that the page's own styles override. They sit under the
+ *   empty state's invitation, then in one horizontally scrolling row above the composer.
  * @event pagent-send - `{text}`; cancelable: cancel to handle the message yourself.
  * @event pagent-event - `{event}` for every event the timeline receives.
  * @event pagent-run-end - `{params}` of every `RunEnd` (also cancelled or failed runs).
  * @event pagent-error - `{error: PagentError}` for every `RunError`.
  * @csspart timeline - The scrolling conversation (`role="log"`).
+ * @csspart empty - The empty state: a short invitation and the suggestions, until the first message.
  * @csspart message - Every message; also `user` or `answer`.
  * @csspart message-text - The text of a user message.
  * @csspart answer-text - The rendered answer.
@@ -359,7 +361,20 @@ export class PagentChat extends LitElement {
     super.scheduleUpdate();
   }
 
+  /** The element focused in the shadow root before an update, to keep focus when the update removes it. */
+  private focusedBefore: Element | null = null;
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    const before = this.focusedBefore;
+    this.focusedBefore = null;
+    // A focused control the update removed (Stop at the run's end, Approve/Deny, Retry): focus moves to the
+    // message box instead of dropping to <body>.
+    if (before && !before.isConnected && !this.shadowRoot?.activeElement) this.shadowRoot?.querySelector<HTMLElement>('textarea')?.focus();
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
+    this.focusedBefore = this.shadowRoot?.activeElement ?? null;
     if (changed.has('store')) this.sessions.setStore(this.store);
     if (changed.has('workspace')) this.filesPanel.setWorkspace(this.workspace);
     if (changed.has('agent') || changed.has('store')) this.showAgentSession();
@@ -372,7 +387,7 @@ export class PagentChat extends LitElement {
     const streaming = this.streaming;
     const { items } = this.timeline;
     return html`<div class="layout">
-      ${this.sessions.render(s) ?? nothing}
+      ${this.sessions.render(s, ctx.locale) ?? nothing}
       <div class="main">
         <div
           part="timeline"
@@ -383,6 +398,12 @@ export class PagentChat extends LitElement {
           aria-busy=${streaming ? 'true' : 'false'}
           tabindex="0"
         >
+          ${items.length === 0
+            ? html`<div part="empty" class="empty">
+                <p class="empty-text">${s.emptyInvitation}</p>
+                ${renderSuggestions({ streaming, onSend: (text) => this.send(text) }, 'empty')}
+              </div>`
+            : nothing}
           <div class="items">${this.rows.render(items, ctx, renderItem)}</div>
         </div>
         ${!this.scroller.atBottom && items.length > 0
@@ -395,6 +416,7 @@ export class PagentChat extends LitElement {
     ${renderComposer({
       strings: s,
       streaming,
+      suggestions: items.length > 0,
       disabled: false,
       onSend: (text) => this.send(text),
       onStop: () => this.stop(),

@@ -54,7 +54,12 @@ export interface PagentChatStrings {
   renameConversation: string;
   /** `{title}`: the conversation's title; the accessible name of its delete button. */
   deleteConversation: string;
+  /** `{title}`: the question asked in the row before a conversation is deleted. */
+  confirmDelete: string;
+  cancel: string;
   suggestions: string;
+  /** The empty state's invitation, shown until the first message. */
+  emptyInvitation: string;
   copyCode: string;
   /** The accessible name of a task list item's checkbox in an answer. */
   taskItem: string;
@@ -136,7 +141,10 @@ const en: PagentChatStrings = {
   delete: 'Delete',
   renameConversation: 'Rename “{title}”',
   deleteConversation: 'Delete “{title}”',
+  confirmDelete: 'Delete “{title}”?',
+  cancel: 'Cancel',
   suggestions: 'Suggestions',
+  emptyInvitation: 'Ask anything — the answer streams in here.',
   copyCode: 'Copy code',
   taskItem: 'Task',
   sendNow: 'Send now',
@@ -210,7 +218,10 @@ const zhCN: PagentChatStrings = {
   delete: '删除',
   renameConversation: '重命名“{title}”',
   deleteConversation: '删除“{title}”',
+  confirmDelete: '删除“{title}”？',
+  cancel: '取消',
   suggestions: '建议',
+  emptyInvitation: '想问什么都可以——回答会在这里实时显示。',
   copyCode: '复制代码',
   taskItem: '任务',
   sendNow: '立即发送',
@@ -284,7 +295,10 @@ const ja: PagentChatStrings = {
   delete: '削除',
   renameConversation: '「{title}」の名前を変更',
   deleteConversation: '「{title}」を削除',
+  confirmDelete: '「{title}」を削除しますか？',
+  cancel: 'キャンセル',
   suggestions: '候補',
+  emptyInvitation: '何でも聞いてください。回答はここに表示されます。',
   copyCode: 'コードをコピー',
   taskItem: 'タスク',
   sendNow: '今すぐ送信',
