@@ -370,7 +370,7 @@ export const chatStyles = css`
     flex: none;
     flex-wrap: nowrap;
     overflow-x: auto;
-    padding: 0 var(--_gap);
+    padding: 2px var(--_gap);
     scrollbar-width: thin;
   }
   .composer-suggestions ::slotted([slot='suggestions']) {
