@@ -85,14 +85,14 @@ const WIRE_LOG_LIMIT = 2000;
  * @csspart tool-approval - The approve / deny row; `approve-button`, `deny-button` inside.
  * @csspart turn - A turn boundary.
  * @csspart usage - Token usage of a run.
- * @csspart error - A failed run; `retry-button` inside.
+ * @csspart error - A failed run: a short sentence for its kind, `error-details` (the message, code, status, where) and `retry-button` inside.
  * @csspart jump-button - "Jump to latest", shown when scrolled up.
  * @csspart suggestions - The suggestion chips row.
  * @csspart composer - The message form; `input`, `send-button`, `stop-button`, `new-button` inside.
  * @csspart wire-log - The raw wire log drawer; `wire-line` (and `wire-line-error`) inside.
  * @csspart steer-button - "Send now" in the composer during a run of an agent that can be steered.
  * @csspart files - The files panel (with a `workspace`); `files-summary`, `file`, `file-download`, `file-delete` inside.
- * @csspart session-list - Stored conversations (with a `store`); `session`, `session-open`, `session-rename`, `session-delete` inside.
+ * @csspart session-list - Stored conversations (with a `store`); `session`, `session-open` (with `session-title` and `session-date`), `session-rename`, `session-delete`, and while a delete is asked about `session-confirm` with `session-delete-confirm` and `session-delete-cancel` inside.
  * @cssproperty --pagent-color-background - Background.
  * @cssproperty --pagent-color-text - Text colour.
  * @cssproperty --pagent-color-muted - Secondary text.
