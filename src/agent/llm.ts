@@ -237,7 +237,8 @@ export class LLM {
       const unanswered = err instanceof PagentError ? this.#unanswered.get(err) : undefined;
       if (unanswered?.when === BEFORE_RESPONSE) {
         // A browser says "Failed to fetch" for both: ask once whether anything answers there at all.
-        const reachable = await probeReachable(this.url, signal);
+        // (only with the page's own fetch: an injected one may route requests elsewhere)
+        const reachable = this.#options.fetch ? undefined : await probeReachable(this.url, signal);
         if (signal?.aborted) throw signal.reason;
         throw this.#networkError(unanswered.err, unanswered.when, reachable);
       }

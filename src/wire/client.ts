@@ -164,7 +164,8 @@ export class WireClient<IncludeUnknown extends boolean = false> {
         if (request.signal.aborted) return;
         const reason = err instanceof Error ? err.message : String(err);
         // A browser says "Failed to fetch" for an unreachable server and for CORS alike: ask which it was.
-        const reachable = await probeReachable(this.url, request.signal);
+        // (only with the page's own fetch: an injected one may route requests elsewhere)
+        const reachable = options.fetch ? undefined : await probeReachable(this.url, request.signal);
         if (request.signal.aborted) return;
         yield* failedRun<IncludeUnknown>({ code: 'network', message: networkFailureMessage(`${method} ${this.url}`, reason, reachable) });
         return;
