@@ -561,7 +561,8 @@ export class Agent {
   private applySteers(onSteer: RunOptions['onSteer']): void {
     const texts = this.steers;
     this.steers = [];
-    for (const text of texts) {
+    for (const steered of texts) {
+      const text = this.redact(steered);
       this.add({ role: 'user', content: text });
       try {
         onSteer?.(text);

@@ -94,3 +94,20 @@ describe('the agent redacts the API key from everything it emits or stores', () 
     store.close();
   });
 });
+
+describe('steered messages', () => {
+  it('redacts the key in a message sent into the run in flight', async () => {
+    const { llm, requests } = await scripted([text('One'), text('Two')]);
+    const agent = new Agent({ llm });
+    const steered: string[] = [];
+    const run = agent.events('first', { onSteer: (t) => steered.push(t) });
+    const events: WireEvent[] = [];
+    for await (const e of run) {
+      events.push(e);
+      if (e.method === 'RunBegin') agent.steer(`use ${KEY} please`);
+    }
+    expect(steered).toEqual(['use [redacted] please']);
+    expect(JSON.stringify(await requests())).not.toContain(KEY);
+    expect(JSON.stringify(agent.session.messages)).not.toContain(KEY);
+  });
+});
