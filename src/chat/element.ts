@@ -7,7 +7,7 @@ import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptio
 import { createAnswerRenderer, createTextRenderer } from './answer.js';
 import { errorKind, errorSentence } from './error-kind.js';
 import { createChatEvent } from './events.js';
-import { resolveLocale, stringsFor, type PagentChatStrings } from './i18n.js';
+import { isLocaleLoaded, loadLocale, resolveLocale, stringsFor, type PagentChatStrings } from './i18n.js';
 import { renderComposer, renderSuggestions } from './parts/composer.js';
 import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
@@ -48,6 +48,9 @@ export type ChatBody = (text: string, sessionId: string | undefined) => unknown;
 function newSessionId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
+
+/** The detail (for developers) under the card of a message nobody takes; the card's sentence is localised. */
+const NO_SOURCE = 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().';
 
 /** The lines the wire log keeps at least (oldest dropped first, in bulk). */
 const WIRE_LOG_LIMIT = 2000;
@@ -279,9 +282,8 @@ export class PagentChat extends LitElement {
       return;
     }
     // Nothing to send to, and the page did not take the message (it did not cancel pagent-send).
-    const s = this.localStrings;
     this.apply({ method: 'RunBegin', params: { user_input: text } });
-    this.apply({ method: 'RunError', params: { code: 'no-source', message: s.noSourceDetail } });
+    this.apply({ method: 'RunError', params: { code: 'no-source', message: NO_SOURCE } });
     this.apply({ method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' } });
   }
 
@@ -355,6 +357,9 @@ export class PagentChat extends LitElement {
   }
 
   protected override async scheduleUpdate(): Promise<void> {
+    // Chinese and Japanese strings are chunks of their own: render once they are here, never in English first
+    const locale = resolveLocale(this.locale);
+    if (!isLocaleLoaded(locale)) await loadLocale(locale);
     if (this.frameBatching && typeof requestAnimationFrame === 'function' && !document.hidden) {
       await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
     }

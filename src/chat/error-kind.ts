@@ -69,27 +69,10 @@ export function errorKind({ code, status, message }: ErrorFacts): ErrorKind {
   }
 }
 
-const SENTENCE: Record<ErrorKind, keyof PagentChatStrings> = {
-  unreachable: 'errorUnreachable',
-  cors: 'errorCors',
-  auth: 'errorAuth',
-  'not-found': 'errorNotFound',
-  'rate-limit': 'errorRateLimit',
-  server: 'errorServer',
-  http: 'errorHttp',
-  cut: 'errorCut',
-  timeout: 'errorTimeout',
-  provider: 'errorProvider',
-  decode: 'errorDecode',
-  redirect: 'errorRedirect',
-  config: 'errorConfig',
-  store: 'errorStore',
-  'store-blocked': 'errorStoreBlocked',
-  'no-source': 'errorNoSource',
-  other: 'errorTitle',
-};
 
 /** The card's short sentence for a kind, in the element's language (`{status}` filled in). */
 export function errorSentence(kind: ErrorKind, status: number | undefined, strings: PagentChatStrings): string {
-  return strings[SENTENCE[kind]].replace('{status}', status === undefined ? '?' : String(status));
+  // "not-found" → errorNotFound, "store-blocked" → errorStoreBlocked; "other" is the generic errorTitle
+  const key = kind === 'other' ? 'errorTitle' : (`error${kind.replace(/(^|-)(\w)/g, (_, __: string, c: string) => c.toUpperCase())}` as keyof PagentChatStrings);
+  return strings[key].replace('{status}', status === undefined ? '?' : String(status));
 }

@@ -1,5 +1,5 @@
 /**
- * The element's strings in English, Simplified Chinese and Japanese. The locale comes from the
+ * The element's strings: English here, Simplified Chinese and Japanese in `locales/` (loaded on first use). The locale comes from the
  * element's `lang` (or the nearest ancestor's); every string can be overridden through `strings`.
  * Placeholders are written `{name}` and filled by {@link format}.
  */
@@ -72,8 +72,6 @@ export interface PagentChatStrings {
   downloadFile: string;
   /** `{name}`: the file's path. */
   deleteFile: string;
-  /** The technical detail of a send with no source (shown under the error card's disclosure). */
-  noSourceDetail: string;
   /** The summary of an error card's disclosure (code, status and the full message). */
   errorDetails: string;
   /** Error card sentences, one per failure kind (`{status}`: the HTTP status). */
@@ -152,7 +150,6 @@ const en: PagentChatStrings = {
   filesEmpty: 'No files yet',
   downloadFile: 'Download {name}',
   deleteFile: 'Delete {name}',
-  noSourceDetail: 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().',
   errorDetails: 'Details',
   errorUnreachable: 'Could not reach the server. Check the address and that the server is running.',
   errorCors: 'The server refused requests from this page (CORS). It must allow this site’s origin.',
@@ -172,165 +169,33 @@ const en: PagentChatStrings = {
   errorNoSource: 'There is nowhere to send this message: no source is set.',
 };
 
-const zhCN: PagentChatStrings = {
-  timelineLabel: '对话',
-  composerLabel: '消息',
-  placeholder: '输入消息…',
-  send: '发送',
-  stop: '停止',
-  newConversation: '新对话',
-  you: '你',
-  assistant: '助手',
-  reasoning: '思考过程',
-  thinking: '思考中…',
-  tool: '工具',
-  arguments: '参数',
-  result: '结果',
-  toolPending: '运行中…',
-  toolAwaitingApproval: '等待批准',
-  toolOk: '完成',
-  toolFailed: '失败',
-  toolDenied: '已拒绝',
-  toolCancelled: '未完成',
-  approve: '批准',
-  deny: '拒绝',
-  durationMs: '{ms} 毫秒',
-  durationS: '{s} 秒',
-  truncated: '已截断',
-  turn: '第 {n} 轮',
-  usage: '输入 {input} · 输出 {output} · 共 {total} 个词元',
-  stopped: '已停止',
-  errorTitle: '出错了',
-  retry: '重试',
-  answerFinished: '回答完成',
-  runStopped: '已停止',
-  runFailed: '运行失败',
-  jumpToLatest: '跳到最新',
-  wireLog: '原始日志',
-  wireLogEmpty: '暂无内容',
-  decodeError: '解码错误',
-  conversations: '历史对话',
-  conversationsEmpty: '没有保存的对话',
-  untitled: '未命名',
-  open: '打开',
-  rename: '重命名',
-  renamePrompt: '新标题',
-  delete: '删除',
-  renameConversation: '重命名“{title}”',
-  deleteConversation: '删除“{title}”',
-  confirmDelete: '删除“{title}”？',
-  cancel: '取消',
-  suggestions: '建议',
-  emptyInvitation: '想问什么都可以——回答会在这里实时显示。',
-  copyCode: '复制代码',
-  taskItem: '任务',
-  sendNow: '立即发送',
-  files: '文件',
-  filesEmpty: '暂无文件',
-  downloadFile: '下载 {name}',
-  deleteFile: '删除 {name}',
-  noSourceDetail: 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().',
-  errorDetails: '详细信息',
-  errorUnreachable: '无法连接到服务器。请检查地址，并确认服务器正在运行。',
-  errorCors: '服务器拒绝了来自此页面的请求（CORS），需要允许本站点的来源。',
-  errorAuth: 'API 密钥未被接受，请检查密钥。',
-  errorNotFound: '此地址下没有找到内容。请检查 URL 路径和模型名称。',
-  errorRateLimit: '请求过多，服务正在限流。请稍候再重试。',
-  errorServer: '服务器出现问题（HTTP {status}），请稍后重试。',
-  errorHttp: '服务器拒绝了请求（HTTP {status}）。',
-  errorCut: '回答在完成前被中断了。',
-  errorTimeout: '服务器响应超时。',
-  errorProvider: '模型返回了错误。',
-  errorDecode: '无法读取回答：响应为空，或不是代理事件流。',
-  errorRedirect: '服务器把请求重定向到了别处，未予跟随。',
-  errorConfig: '连接设置无效。',
-  errorStore: '无法在此浏览器中读取或保存对话。',
-  errorStoreBlocked: '本网站的另一个标签页正占用对话数据库。请关闭或刷新本网站的其他标签页，然后重试。',
-  errorNoSource: '此消息无处可发：未设置消息来源。',
-};
 
-const ja: PagentChatStrings = {
-  timelineLabel: '会話',
-  composerLabel: 'メッセージ',
-  placeholder: 'メッセージを入力…',
-  send: '送信',
-  stop: '停止',
-  newConversation: '新しい会話',
-  you: 'あなた',
-  assistant: 'アシスタント',
-  reasoning: '推論',
-  thinking: '考え中…',
-  tool: 'ツール',
-  arguments: '引数',
-  result: '結果',
-  toolPending: '実行中…',
-  toolAwaitingApproval: '承認待ち',
-  toolOk: '完了',
-  toolFailed: '失敗',
-  toolDenied: '拒否済み',
-  toolCancelled: '未完了',
-  approve: '承認',
-  deny: '拒否',
-  durationMs: '{ms} ミリ秒',
-  durationS: '{s} 秒',
-  truncated: '切り詰め',
-  turn: 'ターン {n}',
-  usage: '入力 {input} · 出力 {output} · 合計 {total} トークン',
-  stopped: '停止しました',
-  errorTitle: 'エラーが発生しました',
-  retry: '再試行',
-  answerFinished: '回答が完了しました',
-  runStopped: '停止しました',
-  runFailed: '実行に失敗しました',
-  jumpToLatest: '最新へ移動',
-  wireLog: 'ワイヤーログ',
-  wireLogEmpty: 'まだ行がありません',
-  decodeError: 'デコードエラー',
-  conversations: '会話の履歴',
-  conversationsEmpty: '保存された会話はありません',
-  untitled: '無題',
-  open: '開く',
-  rename: '名前を変更',
-  renamePrompt: '新しいタイトル',
-  delete: '削除',
-  renameConversation: '「{title}」の名前を変更',
-  deleteConversation: '「{title}」を削除',
-  confirmDelete: '「{title}」を削除しますか？',
-  cancel: 'キャンセル',
-  suggestions: '候補',
-  emptyInvitation: '何でも聞いてください。回答はここに表示されます。',
-  copyCode: 'コードをコピー',
-  taskItem: 'タスク',
-  sendNow: '今すぐ送信',
-  files: 'ファイル',
-  filesEmpty: 'ファイルはまだありません',
-  downloadFile: '{name} をダウンロード',
-  deleteFile: '{name} を削除',
-  noSourceDetail: 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().',
-  errorDetails: '詳細',
-  errorUnreachable: 'サーバーに接続できませんでした。アドレスと、サーバーが起動しているかを確認してください。',
-  errorCors: 'サーバーがこのページからのリクエストを拒否しました（CORS）。このサイトのオリジンを許可する必要があります。',
-  errorAuth: 'API キーが受け付けられませんでした。キーを確認してください。',
-  errorNotFound: 'このアドレスには何も見つかりませんでした。URL のパスとモデル名を確認してください。',
-  errorRateLimit: 'リクエストが多すぎます（レート制限中）。少し待ってから再試行してください。',
-  errorServer: 'サーバーで問題が発生しました（HTTP {status}）。しばらくしてから再試行してください。',
-  errorHttp: 'サーバーがリクエストを拒否しました（HTTP {status}）。',
-  errorCut: '回答が完了する前に途切れました。',
-  errorTimeout: 'サーバーの応答に時間がかかりすぎました。',
-  errorProvider: 'モデルがエラーを返しました。',
-  errorDecode: '回答を読み取れませんでした。応答が空か、エージェントのストリームではありません。',
-  errorRedirect: 'サーバーがリクエストを別の場所へリダイレクトしたため、従いませんでした。',
-  errorConfig: '接続設定が正しくありません。',
-  errorStore: 'このブラウザーで会話を読み込めないか、保存できませんでした。',
-  errorStoreBlocked: 'このサイトの別のタブが会話データベースを使用中です。このサイトの他のタブを閉じるか再読み込みしてから、再試行してください。',
-  errorNoSource: 'このメッセージの送信先がありません（ソースが設定されていません）。',
-};
-
-/** The built-in locales. */
-export const LOCALES: Readonly<Record<'en' | 'zh-CN' | 'ja', PagentChatStrings>> = { en, 'zh-CN': zhCN, ja };
 
 /** A built-in locale name. */
-export type LocaleName = keyof typeof LOCALES;
+export type LocaleName = 'en' | 'zh-CN' | 'ja';
+
+/**
+ * The built-in locales loaded so far. English is always there; Chinese and Japanese are separate chunks,
+ * loaded by {@link loadLocale} on first use (the element waits for them before it renders), so a page that
+ * shows one language does not download the others.
+ */
+const loaded: Partial<Record<LocaleName, PagentChatStrings>> = { en };
+const loading: Partial<Record<LocaleName, Promise<void>>> = {};
+
+/** True once the strings of `name` are in memory. */
+export function isLocaleLoaded(name: LocaleName): boolean {
+  return loaded[name] !== undefined;
+}
+
+/** Loads the strings of a built-in locale (once); a failed load leaves English in its place. */
+export function loadLocale(name: LocaleName): Promise<void> {
+  if (loaded[name]) return Promise.resolve();
+  loading[name] ??= (name === 'ja' ? import('./locales/ja.js') : import('./locales/zh-CN.js')).then(
+    (module) => void (loaded[name] = module.default),
+    () => undefined,
+  );
+  return loading[name]!;
+}
 
 /**
  * Picks the built-in locale for a BCP 47 tag: `zh`, `zh-CN`, `zh-Hans…` → zh-CN; `ja`, `ja-JP` → ja;
@@ -343,9 +208,9 @@ export function resolveLocale(lang: string | null | undefined): LocaleName {
   return 'en';
 }
 
-/** The strings for `lang`, with `overrides` on top. */
+/** The strings for `lang` (English until its locale is loaded: {@link loadLocale}), with `overrides` on top. */
 export function stringsFor(lang: string | null | undefined, overrides?: Partial<PagentChatStrings>): PagentChatStrings {
-  const base = LOCALES[resolveLocale(lang)];
+  const base = loaded[resolveLocale(lang)] ?? en;
   return overrides ? { ...base, ...overrides } : base;
 }
 

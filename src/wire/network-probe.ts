@@ -30,16 +30,10 @@ export async function probeReachable(url: string, signal?: AbortSignal): Promise
  * (`unreachable`), something answers but the browser withheld the response (`CORS`), or unknown.
  */
 export function networkFailureMessage(request: string, reason: string, reachable: boolean | undefined, when = ''): string {
-  const at = when === '' ? '' : `${when}; `;
-  if (reachable === false) {
-    return `Could not reach ${request}: nothing answered (${at}${reason}). Check the address and that the server is running.`;
-  }
+  const what = `${request} failed (${when === '' ? '' : `${when}; `}${reason})`;
+  if (reachable === false) return `${what}: nothing answered. Check the address and that the server is running.`;
   if (reachable === true) {
-    return (
-      `${request} failed (${at}${reason}), although the server answers: the browser withheld the response, most likely ` +
-      "because the server does not allow this page's origin (CORS). It must send Access-Control-Allow-Origin for this page " +
-      'and list the request headers (Authorization, Content-Type) in Access-Control-Allow-Headers.'
-    );
+    return `${what}, though the server answers: the browser withheld the response (CORS). The server must allow this page's origin (Access-Control-Allow-Origin) and the Authorization and Content-Type headers.`;
   }
-  return `Network error: ${request} failed (${at}${reason}). Check the address and that the server is running and reachable.`;
+  return `${what}. Check the address and that the server is running and reachable.`;
 }

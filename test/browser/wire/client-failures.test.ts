@@ -82,7 +82,8 @@ describe('WireClient on network failures', () => {
     const error = events[1];
     expect(error?.params).toMatchObject({ code: 'network' });
     const message = error?.method === 'RunError' ? error.params.message : '';
-    expect(message).toContain(`Could not reach POST ${url}: nothing answered`);
+    expect(message).toContain(`POST ${url} failed`);
+    expect(message).toContain('nothing answered');
     expect(message).not.toContain('CORS');
     expect(events[2]).toEqual(FAILED_RUN_END);
   });
