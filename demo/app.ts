@@ -2,15 +2,31 @@
 //   - "wire":  the element POSTs to the local wire server (/demo/api/chat), which runs an Agent in Node
 //              against the local scripted model and streams NDJSON — the default, no key, no network;
 //              "wire-ag-ui" / "wire-ai-sdk": the same server writing AG-UI / the AI SDK UI message stream.
-//   - "local": an in-browser Agent against the same local scripted model, sessions in IndexedDB.
+//   - "local": an in-browser Agent against the same local scripted model, sessions in IndexedDB, files in
+//              the workspace (OPFS) that the element's files panel shows.
 //   - "own":   an in-browser Agent against any OpenAI-compatible endpoint with the user's own key.
 // Each agent source keeps one Agent; the element's conversation list switches its session (useSession).
+// The source, language and theme live in the URL (?source=local&lang=ja&theme=dark); the conversation an
+// agent source last showed is reopened after a reload.
 import '../src/chat/pagent-chat.js';
-import { Agent, LLM, createKeyStore, createSessionStore, createWorkspace, workspaceTools, type Tool, type Workspace } from '../src/index.js';
+import {
+  Agent,
+  LLM,
+  PagentError,
+  Session,
+  createKeyStore,
+  createSessionStore,
+  createWorkspace,
+  workspaceTools,
+  type Tool,
+  type Workspace,
+} from '../src/index.js';
+import { demoLang, demoStrings, fill, type DemoLang, type DemoStrings } from './i18n.js';
 import { demoTools, DEMO_SYSTEM_PROMPT } from './tools.js';
-import { Session } from '../src/index.js';
 
 type Source = 'wire' | 'wire-ag-ui' | 'wire-ai-sdk' | 'local' | 'own';
+const SOURCES: readonly Source[] = ['wire', 'wire-ag-ui', 'wire-ai-sdk', 'local', 'own'];
+type Theme = 'light' | 'dark' | 'auto';
 
 const chat = document.querySelector('pagent-chat')!;
 const sourceSelect = document.querySelector<HTMLSelectElement>('#source')!;
@@ -18,16 +34,31 @@ const langSelect = document.querySelector<HTMLSelectElement>('#lang')!;
 const themeSelect = document.querySelector<HTMLSelectElement>('#theme')!;
 const endpointForm = document.querySelector<HTMLFormElement>('#endpoint')!;
 const status = document.querySelector<HTMLOutputElement>('#status')!;
+const field = (name: string): HTMLInputElement => endpointForm.querySelector<HTMLInputElement>(`[name=${name}]`)!;
 
 const store = createSessionStore({ name: 'pagent-demo' });
 const keys = createKeyStore({ name: 'pagent-demo-keys' });
 
-function newSessionId(): string {
-  return `demo-${crypto.randomUUID?.() ?? Date.now().toString(36)}`;
-}
+const state = {
+  source: 'wire' as Source,
+  lang: 'en' as DemoLang,
+  theme: 'auto' as Theme,
+  /** The status line, as a function of the strings, so a language change rewrites it. */
+  status: (s: DemoStrings): string => fill(s.statusWire, { src: '/demo/api/chat' }),
+};
 
 /** One Agent per agent source, kept while the page lives. */
 const agents: { local?: Agent; own?: Agent } = {};
+/** The own endpoint's key, kept for the page's lifetime (never written anywhere unless "remember" is ticked). */
+let ownKey = '';
+let ownLabel = (s: DemoStrings): string => s.statusOwnEmpty;
+
+const LAST_SESSION = (source: Source): string => `pagent-demo:last-session:${source}`;
+const ENDPOINT = 'pagent-demo:endpoint';
+
+function newSessionId(): string {
+  return `demo-${crypto.randomUUID?.() ?? Date.now().toString(36)}`;
+}
 
 /** The in-browser agents' workspace (OPFS): the file tools write here and the files panel shows it. */
 let workspace: Workspace | undefined;
@@ -36,9 +67,20 @@ const workspaceReady = createWorkspace({ name: 'pagent-demo' }).then(
   () => undefined, // no OPFS here: the agents work without file tools
 );
 
-function makeAgent(llm: LLM, sessionId = newSessionId()): Agent {
+function makeAgent(source: 'local' | 'own', llm: LLM, sessionId?: string): Agent {
+  const id = sessionId ?? localStorage.getItem(LAST_SESSION(source)) ?? newSessionId();
   const tools: Tool<never>[] = [...demoTools, ...(workspace ? workspaceTools(workspace) : [])];
-  return new Agent({ llm, session: new Session(DEMO_SYSTEM_PROMPT), tools, store, sessionId });
+  return new Agent({ llm, session: new Session(DEMO_SYSTEM_PROMPT), tools, store, sessionId: id });
+}
+
+function setStatus(text: (s: DemoStrings) => string): void {
+  state.status = text;
+  showStatus();
+}
+
+function showStatus(): void {
+  status.value = state.status(demoStrings(state.lang));
+  status.title = status.value; // the whole line, where a narrow screen cuts it
 }
 
 /** Clears what the previous source showed (without touching that source's agent session). */
@@ -54,69 +96,156 @@ function useWire(source: 'wire' | 'wire-ag-ui' | 'wire-ai-sdk'): void {
   detach();
   chat.store = undefined;
   chat.src = source === 'wire' ? '/demo/api/chat' : `/demo/api/chat?dialect=${source.slice('wire-'.length)}`;
-  status.value = `Wire server: ${chat.src} (an Agent in Node, local scripted model)`;
+  const src = chat.src;
+  setStatus((s) => fill(s.statusWire, { src }));
 }
 
-function useAgent(agent: Agent, label: string): void {
+function useAgent(agent: Agent, label: (s: DemoStrings) => string): void {
   if (chat.agent !== agent) detach();
   chat.store = store;
   // the element shows the agent's stored conversation and its list switches the agent's session
   chat.agent = agent;
   chat.workspace = workspace;
-  status.value = label;
+  setStatus(label);
 }
 
 function useLocalAgent(): void {
-  agents.local ??= makeAgent(new LLM('scripted', { baseURL: new URL('/demo/v1', location.href).href }));
-  useAgent(agents.local, 'In-browser Agent → local scripted model (/demo/v1), sessions in IndexedDB');
+  agents.local ??= makeAgent('local', new LLM('scripted', { baseURL: new URL('/demo/v1', location.href).href }));
+  useAgent(agents.local, (s) => s.statusLocal);
+}
+
+/** The base URL typed, if it is an http(s) URL; otherwise the status says what is wrong. */
+function checkedBaseURL(raw: string): string | undefined {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    setStatus((s) => fill(s.badScheme, { url: raw }));
+    return undefined;
+  }
+  return raw;
 }
 
 async function useOwnEndpoint(): Promise<void> {
-  const data = new FormData(endpointForm);
-  const baseURL = String(data.get('baseURL') ?? '').trim();
-  const model = String(data.get('model') ?? '').trim();
-  let apiKey = String(data.get('apiKey') ?? '');
-  if (!baseURL || !model) {
-    status.value = 'Enter a base URL and a model.';
+  const raw = field('baseURL').value.trim();
+  const model = field('model').value.trim();
+  if (!raw || !model) {
+    setStatus((s) => s.needBaseAndModel);
     return;
   }
-  if (data.get('remember') === 'on' && apiKey) await keys.remember(baseURL, apiKey);
-  if (!apiKey) apiKey = (await keys.recall(baseURL)) ?? '';
-  // The key lives in this LLM object only (and in the key store if the user ticked "remember").
-  endpointForm.querySelector<HTMLInputElement>('[name=apiKey]')!.value = '';
-  // a new endpoint or key needs a new LLM; the agent built on it continues the same conversation
-  agents.own = makeAgent(new LLM(model, { baseURL, apiKey: apiKey || undefined }), agents.own?.sessionId);
-  useAgent(agents.own, `In-browser Agent → ${baseURL} (${model})`);
+  const baseURL = checkedBaseURL(raw);
+  if (!baseURL) return;
+  localStorage.setItem(ENDPOINT, JSON.stringify({ baseURL, model }));
+  const typed = field('apiKey').value;
+  if (typed) ownKey = typed;
+  else ownKey ||= (await keys.recall(baseURL)) ?? '';
+  if (field('remember').checked && ownKey) await keys.remember(baseURL, ownKey);
+  let llm: LLM;
+  try {
+    llm = new LLM(model, { baseURL, apiKey: ownKey || undefined });
+  } catch (err) {
+    const message = err instanceof PagentError ? err.message : String(err);
+    setStatus(() => message);
+    return;
+  }
+  // a new endpoint, model or key needs a new LLM; the agent built on it continues the same conversation
+  agents.own = makeAgent('own', llm, agents.own?.sessionId);
+  const reused = !typed && ownKey !== '';
+  ownLabel = (s) => fill(s.statusOwn, { url: baseURL, model }) + (reused ? ` — ${s.keyKept}` : '');
+  useAgent(agents.own, ownLabel);
 }
 
 function applySource(source: Source): void {
+  state.source = source;
   endpointForm.hidden = source !== 'own';
   if (source === 'wire' || source === 'wire-ag-ui' || source === 'wire-ai-sdk') useWire(source);
   else if (source === 'local') useLocalAgent();
-  else if (agents.own) useAgent(agents.own, 'In-browser Agent → your endpoint');
+  else if (agents.own) useAgent(agents.own, ownLabel);
   else {
     detach();
-    status.value = 'Fill in your endpoint, then "Use this endpoint". The key is sent only to that base URL.';
+    setStatus((s) => s.statusOwnEmpty);
   }
+  syncURL();
+}
+
+/** Every label of the page and the suggestion chips, in the chosen language. */
+function applyLanguage(lang: DemoLang): void {
+  state.lang = lang;
+  const s = demoStrings(lang);
+  document.documentElement.lang = lang;
+  document.title = s.title;
+  for (const el of document.querySelectorAll<HTMLElement>('[data-text]')) {
+    const key = el.dataset['text'] as keyof DemoStrings;
+    const value = s[key];
+    if (typeof value === 'string') el.textContent = value;
+  }
+  chat.lang = lang;
+  for (const chip of chat.querySelectorAll('[slot="suggestions"]')) chip.remove();
+  for (const { label, text } of s.chips) {
+    const chip = document.createElement('button');
+    chip.type = 'button';
+    chip.slot = 'suggestions';
+    chip.dataset['text'] = text;
+    chip.textContent = label;
+    chat.append(chip);
+  }
+  showStatus();
+  syncURL();
+}
+
+/** The page follows the element's theme: `auto` follows the system. */
+function applyTheme(theme: Theme): void {
+  state.theme = theme;
+  chat.theme = theme;
+  if (theme === 'auto') delete document.documentElement.dataset['theme'];
+  else document.documentElement.dataset['theme'] = theme;
+  syncURL();
+}
+
+/** Keeps ?source, ?lang and ?theme in the address, so a reload or a shared link shows the same page. */
+function syncURL(): void {
+  const url = new URL(location.href);
+  url.searchParams.set('source', state.source);
+  url.searchParams.set('lang', state.lang);
+  if (state.theme === 'auto') url.searchParams.delete('theme');
+  else url.searchParams.set('theme', state.theme);
+  if (url.href !== location.href) history.replaceState(null, '', url);
 }
 
 sourceSelect.addEventListener('change', () => applySource(sourceSelect.value as Source));
-langSelect.addEventListener('change', () => (chat.lang = langSelect.value));
-themeSelect.addEventListener('change', () => (chat.theme = themeSelect.value as 'light' | 'dark' | 'auto'));
+langSelect.addEventListener('change', () => applyLanguage(langSelect.value as DemoLang));
+themeSelect.addEventListener('change', () => applyTheme(themeSelect.value as Theme));
 endpointForm.addEventListener('submit', (e) => {
   e.preventDefault();
   void useOwnEndpoint();
 });
 document.querySelector('#forget')!.addEventListener('click', () => {
-  void keys.forgetAll().then(() => (status.value = 'Remembered keys removed.'));
+  void keys.forgetAll().then(() => setStatus((s) => s.keysForgotten));
+});
+// the conversation an agent source shows is the one a reload reopens
+chat.addEventListener('pagent-run-end', () => {
+  const agent = chat.agent as Agent | undefined;
+  const source = state.source;
+  if (agent?.sessionId && (source === 'local' || source === 'own')) localStorage.setItem(LAST_SESSION(source), agent.sessionId);
 });
 
 const params = new URLSearchParams(location.search);
-const initial = (params.get('source') as Source | null) ?? 'wire';
-sourceSelect.value = initial;
-if (params.get('lang')) chat.lang = langSelect.value = params.get('lang')!;
-if (params.get('theme')) chat.theme = themeSelect.value = params.get('theme') as 'light' | 'dark' | 'auto';
+const initialSource = SOURCES.find((x) => x === params.get('source')) ?? 'wire';
+const initialTheme = (['auto', 'light', 'dark'] as const).find((x) => x === params.get('theme')) ?? 'auto';
+const saved = JSON.parse(localStorage.getItem(ENDPOINT) ?? 'null') as { baseURL?: string; model?: string } | null;
+if (saved) {
+  field('baseURL').value = saved.baseURL ?? '';
+  field('model').value = saved.model ?? '';
+}
+sourceSelect.value = initialSource;
+langSelect.value = demoLang(params.get('lang') ?? navigator.language);
+themeSelect.value = initialTheme;
+applyLanguage(langSelect.value as DemoLang);
+applyTheme(initialTheme);
 void workspaceReady.then(() => {
-  applySource(initial);
+  applySource(initialSource);
   document.body.dataset['ready'] = 'true';
 });

@@ -3,7 +3,10 @@
  * have a literal `name` so `err.name === 'WireDecodeError'` works across realms and bundles.
  */
 
-/** What went wrong, as carried by a `RunError` event's `code`. Open-ended: servers may send others. */
+/**
+ * What went wrong, as carried by a `RunError` event's `code`. Open-ended: servers may send others, and the
+ * SDK also uses `config` (options that can never work), `redirect` (a refused redirect), `store` and `busy`.
+ */
 export type ErrorCode = 'http' | 'network' | 'provider' | 'truncated' | 'timeout' | 'decode' | (string & {});
 
 /** Options shared by every {@link PagentError}. */

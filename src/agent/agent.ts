@@ -39,6 +39,12 @@ export interface AgentModelRequest {
  */
 export interface AgentModel {
   stream(request: AgentModelRequest): AsyncIterable<AgentModelEvent>;
+  /**
+   * Optional: removes the client's secrets (its API key) from a text. The agent passes the user's input,
+   * tool results and faults, and error messages through it before it emits, stores or sends them (`LLM`
+   * has it and redacts its own output itself).
+   */
+  redact?(text: string): string;
 }
 
 /**
@@ -83,7 +89,9 @@ export interface AgentOptions {
   parallelTools?: boolean;
   /**
    * Saves the conversation: restored before the first run when the session is empty, appended at every
-   * turn end. A failed save never fails the run; what happens next depends on the `StoreError` reason:
+   * turn end — in the background, so saving never holds back the event stream (`run()` resolves once the
+   * run is saved; {@link Agent.whenSaved} waits for the queue). A failed save never fails the run; what
+   * happens next depends on the `StoreError` reason:
    * - `deleted` / `not-found` (the stored copy vanished, e.g. the database was deleted): with a `save`
    *   method the next save rewrites the whole session, then appends resume; without one, saving stops.
    * - `unavailable`, `invalid`, `corrupt`: retrying cannot help, so saving stops for this `sessionId`
@@ -128,6 +136,13 @@ export interface RunOptions {
    * shows it in the timeline there).
    */
   onSteer?: (text: string) => void;
+  /**
+   * Re-runs a failed run: when the conversation's last user message is `input` and no answer followed it
+   * (a failed run keeps its user message), that message is not appended a second time; the run continues
+   * the conversation from where the failed one stopped. Otherwise the run is an ordinary one.
+   * @defaultValue false
+   */
+  retry?: boolean;
 }
 
 /** Options of {@link Agent.wire}: the run's, plus the protocol to write. */
@@ -183,6 +198,10 @@ function toPagentError(err: unknown): PagentError {
  * `StepEnd`), runs the step's tool calls in order (`ToolCallBegin`, `ToolResult`) and ends with
  * `TurnEnd`; the run ends with `RunEnd` carrying the last step. One run at a time per agent.
  *
+ * Secrets: with a model client that can `redact` (an `LLM`), its API key is removed from everything the
+ * agent emits or stores — the user's input, tool results and faults, error messages — and the `LLM`
+ * removes it from the model's own output.
+ *
  * Session rules: a cancelled run keeps its partial answer (an assistant message with the text so far)
  * and completes a half-finished tool turn with `error: cancelled …` results for calls that did not
  * finish; a failed model call keeps nothing of its turn. Either way the next request is valid.
@@ -210,6 +229,12 @@ export class Agent {
   private currentSessionId: string | undefined;
   private steers: string[] = [];
   private readonly hooks: ToolHooks | undefined;
+  /** The save queue's last task, while one is pending. */
+  private saving: Promise<void> | undefined;
+  /** The store holds this conversation, or a save of it is under way (restored, or a run saved a turn). */
+  private hasStored = false;
+  /** The messages waiting are only those of failed runs of a conversation not stored yet. */
+  private heldBack = false;
 
   constructor(options: AgentOptions) {
     this.options = options;
@@ -284,14 +309,23 @@ export class Agent {
     const previousId = this.currentSessionId;
     const unsaved = this.unsaved;
     this.unsaved = [];
-    if (store && previousId && !this.saveStopped && (unsaved.length > 0 || this.saveWhole)) {
+    // a conversation that was never stored and only failed is left unstored (see endFailed)
+    const onlyFailed = this.heldBack && !this.hasStored;
+    if (store && previousId && !this.saveStopped && !onlyFailed && (unsaved.length > 0 || this.saveWhole)) {
       const whole = this.saveWhole && store.save ? this.currentSession.toJSON() : undefined;
-      const write = whole && store.save ? store.save(previousId, { toJSON: () => whole }) : store.append(previousId, unsaved);
-      write.catch((err: unknown) => this.reportStoreError(err, previousId));
+      // after the saves already queued for that id, so the stored conversation keeps its order
+      this.enqueueSave(() =>
+        (whole && store.save ? store.save(previousId, { toJSON: () => whole }) : store.append(previousId, unsaved)).then(
+          () => undefined,
+          (err: unknown) => this.reportStoreError(err, previousId),
+        ),
+      );
     }
     this.saveWhole = false;
     this.saveStopped = false;
     this.steers = [];
+    this.hasStored = false;
+    this.heldBack = false;
     if (session) this.currentSession = session;
     else this.currentSession.clear();
     this.currentSessionId = sessionId;
@@ -299,8 +333,8 @@ export class Agent {
   }
 
   /**
-   * Runs the agent and resolves with the `RunEnd` params (pagent's `run()`); a cancelled run resolves
-   * too (`stop_reason: "cancelled"`).
+   * Runs the agent and resolves with the `RunEnd` params (pagent's `run()`) once the run's turns are saved
+   * (or their save failed); a cancelled run resolves too (`stop_reason: "cancelled"`).
    *
    * @throws {PagentError} when the run fails (the `RunError`'s code, message, where and status).
    */
@@ -311,6 +345,7 @@ export class Agent {
       if (event.method === 'RunError') failure = event.params;
       else if (event.method === 'RunEnd') end = event.params;
     }
+    await this.whenSaved();
     if (!end || end.stop_reason === 'error') {
       throw PagentError.fromRunError(failure ?? { message: 'The run failed', code: 'provider', where: 'agent' });
     }
@@ -328,6 +363,7 @@ export class Agent {
       if (event.method === 'TextDelta') yield event.params.text;
       else if (event.method === 'RunError') failure = event.params;
     }
+    await this.whenSaved();
     if (failure) throw PagentError.fromRunError(failure);
   }
 
@@ -376,7 +412,7 @@ export class Agent {
       controller.abort();
       if (!run.ended) {
         this.completeHalfTurn(run);
-        await this.flush();
+        this.queueSave();
       }
       this.running = false;
     }
@@ -385,15 +421,17 @@ export class Agent {
   private async *loop(input: string, options: RunOptions, signal: AbortSignal, run: RunState): AsyncGenerator<WireEvent, void, undefined> {
     const { kwargs, onSteer } = options;
     const approve = options.approve ?? this.options.approve;
+    const retry = options.retry === true;
     const restoreError = await this.restore();
     if (restoreError) {
       run.ended = true;
-      yield { method: 'RunBegin', params: { user_input: input } };
-      yield { method: 'RunError', params: { message: restoreError.message, code: restoreError.code, where: 'store' } };
+      yield { method: 'RunBegin', params: { user_input: this.redact(input) } };
+      yield { method: 'RunError', params: { message: this.redact(restoreError.message), code: restoreError.code, where: 'store' } };
       yield { method: 'RunEnd', params: { ...EMPTY_STEP, stop_reason: 'error' } };
       return;
     }
-    this.add({ role: 'user', content: input });
+    input = this.redact(input);
+    if (!(retry && this.awaitsAnswer(input))) this.add({ role: 'user', content: input });
     yield { method: 'RunBegin', params: { user_input: input } };
 
     for (let turn = 0; turn < this.maxTurns; turn++) {
@@ -444,7 +482,7 @@ export class Agent {
         const empty = step.content === '' && step.reasoning_content === '';
         if (!empty) this.add(assistantMessage(step));
         const reason: StopReason = empty ? 'empty_response' : 'no_tool_calls';
-        await this.flush();
+        this.queueSave();
         run.turnOpen = false;
         if (this.steers.length > 0 && turn + 1 < this.maxTurns) {
           // a steered message came in during the final answer: one more model call answers it
@@ -473,6 +511,7 @@ export class Agent {
           outcome = { content: `${call.function.name} error: ${err instanceof Error ? err.message : String(err)}`, ok: false };
         }
         if (signal.aborted) return yield* this.endCancelled(run);
+        outcome = { ...outcome, content: this.redact(outcome.content) };
         pending.results.set(call.id, { role: 'tool', tool_call_id: call.id, content: outcome.content });
         yield {
           method: 'ToolResult',
@@ -481,12 +520,13 @@ export class Agent {
             name: call.function.name,
             content: outcome.content,
             ok: outcome.ok,
-            elapsed_ms: Math.round(performance.now() - started),
+            // the tool's own execution time: the wait for approval is not counted
+            elapsed_ms: Math.round(outcome.elapsedMs ?? performance.now() - started),
           },
         };
       }
       this.commitPending(run);
-      await this.flush();
+      this.queueSave();
       run.turnOpen = false;
       if (turn + 1 >= this.maxTurns) {
         yield { method: 'TurnEnd', params: { turn, stopped: false, stop_reason: 'max_turns' } };
@@ -521,7 +561,8 @@ export class Agent {
   private applySteers(onSteer: RunOptions['onSteer']): void {
     const texts = this.steers;
     this.steers = [];
-    for (const text of texts) {
+    for (const steered of texts) {
+      const text = this.redact(steered);
       this.add({ role: 'user', content: text });
       try {
         onSteer?.(text);
@@ -529,6 +570,22 @@ export class Agent {
         // the page's callback must not fail the run
       }
     }
+  }
+
+  /** True when the conversation's last user message is `input` and no final answer followed it. */
+  private awaitsAnswer(input: string): boolean {
+    const messages = this.session.messages;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const m = messages[i]!;
+      if (m.role === 'user') return m.content === input;
+      if (m.role === 'assistant' && !(m.tool_calls && m.tool_calls.length > 0)) return false;
+    }
+    return false;
+  }
+
+  /** The text without the model client's secrets (see {@link AgentModel.redact}). */
+  private redact(text: string): string {
+    return this.llm.redact ? this.llm.redact(text) : text;
   }
 
   private add(message: ChatMessage): void {
@@ -567,7 +624,7 @@ export class Agent {
     const streaming = run.streaming;
     const summary = this.cutSummary(run, streaming);
     this.completeHalfTurn(run);
-    await this.flush();
+    this.queueSave();
     if (run.turnOpen) {
       run.turnOpen = false;
       yield { method: 'TurnEnd', params: { turn: run.turn, stopped: true, stop_reason: 'cancelled' } };
@@ -579,9 +636,12 @@ export class Agent {
   private async *endFailed(run: RunState, err: unknown): AsyncGenerator<WireEvent, void, undefined> {
     const summary = this.cutSummary(run, true);
     run.streaming = false;
-    await this.flush();
+    // A conversation not stored yet is not created by a failed run (a wrong key would leave a conversation
+    // of one unanswered message in every list): its messages wait for a run that succeeds.
+    if (this.hasStored) this.queueSave();
+    else this.heldBack = true;
     const error = toPagentError(err);
-    const params: ParamsOf<'RunError'> = { message: error.message, code: error.code, where: error.where ?? 'llm' };
+    const params: ParamsOf<'RunError'> = { message: this.redact(error.message), code: error.code, where: error.where ?? 'llm' };
     if (error.status !== undefined) params.status = error.status;
     yield { method: 'RunError', params };
     run.turnOpen = false;
@@ -595,11 +655,14 @@ export class Agent {
     const { store } = this.options;
     const sessionId = this.currentSessionId;
     if (this.restored || !store || !sessionId) return undefined;
+    // a conversation reopened right after its last turn: read it once its queued saves have landed
+    await this.whenSaved();
     try {
       if (this.session.messages.length === 0) {
         const saved = await store.load(sessionId);
         if (saved) this.session.append(...saved.messages);
-      }
+        this.hasStored = saved !== undefined;
+      } else this.hasStored = true;
       this.restored = true;
       return undefined;
     } catch (err) {
@@ -608,14 +671,40 @@ export class Agent {
     }
   }
 
+  /** Settles once every save queued so far has settled (saves run in the background, one at a time, in order). */
+  async whenSaved(): Promise<void> {
+    while (this.saving) await this.saving;
+  }
+
+  /**
+   * Saves what the runs added, in the background: saving never holds back the event stream (a blocked
+   * database would otherwise delay every `TurnEnd` by the store's open timeout). Saves run one at a time,
+   * in order; an idle queue starts the save at once.
+   */
+  private queueSave(): void {
+    this.heldBack = false;
+    this.hasStored = true;
+    const sessionId = this.currentSessionId;
+    this.enqueueSave(() => this.flush(sessionId));
+  }
+
+  private enqueueSave(task: () => Promise<void>): void {
+    const next = this.saving ? this.saving.then(task) : task();
+    this.saving = next;
+    void next.finally(() => {
+      if (this.saving === next) this.saving = undefined;
+    });
+  }
+
   /**
    * Saves the messages added since the last save: appends them, or rewrites the whole session once the
    * stored copy was deleted. A store failure is not a run failure; see {@link AgentOptions.store} for
-   * what each `StoreError` reason leads to.
+   * what each `StoreError` reason leads to. Does nothing once {@link Agent.useSession} moved away from
+   * `sessionId` (it took that id's unsaved messages).
    */
-  private async flush(): Promise<void> {
+  private async flush(sessionId: string | undefined): Promise<void> {
     const { store } = this.options;
-    const sessionId = this.currentSessionId;
+    if (sessionId !== this.currentSessionId) return;
     if (!store || !sessionId || this.saveStopped) {
       this.unsaved = [];
       return;
@@ -626,12 +715,14 @@ export class Agent {
     let failure = await this.write(store, sessionId, batch);
     if (failure === undefined) return;
     this.reportStoreError(failure.error, sessionId);
+    if (sessionId !== this.currentSessionId) return;
     const reason = failure.error instanceof StoreError ? failure.error.reason : undefined;
     if ((reason === 'deleted' || reason === 'not-found') && store.save && !this.saveWhole) {
       this.saveWhole = true;
       failure = await this.write(store, sessionId, batch);
       if (failure === undefined) return;
       this.reportStoreError(failure.error, sessionId);
+      if (sessionId !== this.currentSessionId) return;
     }
     if (!isTransient(failure.error)) return this.stopSaving();
     this.unsaved = batch.concat(this.unsaved);

@@ -7,6 +7,8 @@ export { Agent } from './agent.js';
 export type { ToolHooks, BeforeToolHook, AfterToolHook, BeforeToolContext, AfterToolContext, BeforeToolDecision, AfterToolDecision } from './hooks.js';
 export type { AgentOptions, RunOptions, WireOptions, AgentModel, AgentModelEvent, AgentModelRequest, AgentModelStep, AgentStore } from './agent.js';
 export { LLM } from './llm.js';
+export { createRedactor, isSecretLike, REDACTED } from './redact.js';
+export type { Redactor, StreamRedactor } from './redact.js';
 export type { LLMOptions, LLMRequest, LLMStreamEvent, LLMRetryInfo } from './llm.js';
 export { createChunkAssembler, createCompletionDecoder } from './chunk-assembler.js';
 export type { AssembledStep, AssemblerDelta, AssemblerStats, ChunkAssembler, ChunkAssemblerOptions, CompletionDecoder, CompletionEnd } from './chunk-assembler.js';

@@ -4,6 +4,9 @@
  */
 import { HttpError, PagentError } from '../errors.js';
 import { HTTP_ERROR_BODY_MAX_BYTES, httpErrorMessage, readErrorBody } from '../wire/http-error.js';
+import { networkFailureMessage, probeReachable } from '../wire/network-probe.js';
+import { checkLLMOptions } from './llm-options.js';
+import { createRedactor, type Redactor, type StreamRedactor } from './redact.js';
 import type { ChatMessage, ToolSchema } from './messages.js';
 import {
   createChunkAssembler,
@@ -87,6 +90,7 @@ export interface LLMOptions {
   onRetry?: ((info: LLMRetryInfo) => void) | undefined;
 }
 
+const BEFORE_RESPONSE = 'before any response';
 const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie/i;
 const MAX_SNIFF_BYTES = 1 << 20;
 
@@ -138,11 +142,13 @@ function statusHint(status: number): string {
  * Failures are `PagentError`s with `where: "llm"` and a code: `"http"` (an `HttpError` with the status and the
  * provider's own message), `"network"` (server unreachable or CORS refused: the message says what to check),
  * `"provider"` (an error object or `event: error` in the stream, a non-JSON message, or a message or
- * JSON body over `maxEventBytes`), `"timeout"` (no
+ * JSON body over `maxEventBytes`), `"redirect"` (the server redirected the request: refused when it leaves
+ * `baseURL`'s origin, and always in a browser, which hides the target), `"timeout"` (no
  * response or a stalled body for `timeoutMs`) or `"truncated"` (the body ended with neither a
  * `finish_reason` nor `data: [DONE]`; a stream with a `finish_reason` but without `[DONE]` is accepted).
  * 429, 5xx and network failures before the first body byte are retried; nothing is retried after it.
- * The API key and secret-looking header values are removed from every message.
+ * The API key and secret header values are removed from every message and from the model's own output
+ * (deltas, content, reasoning, tool call arguments), when they look like real secrets (see `redact`).
  *
  * @example
  * ```ts
@@ -159,18 +165,36 @@ export class LLM {
   readonly baseURL: string;
   // A private field: the key stays out of JSON.stringify(llm), structured clones and enumerations.
   readonly #options: LLMOptions;
-  readonly #secrets: string[];
+  readonly #redactor: Redactor;
+  /** Network failures before any response, with what failed: a browser probe then says why (CORS or unreachable). */
+  readonly #unanswered = new WeakMap<PagentError, { err: unknown; when: string }>();
+  /** The absolute API root (a relative `baseURL` resolved against the page): redirects may not leave its origin. */
+  readonly #root: URL;
 
+  /**
+   * @throws {PagentError} `code: "config"` when an option can never work (no or a scheme-less `baseURL`, a
+   * key or header no HTTP request can carry, a negative retry count …): the message names the field.
+   */
   constructor(model: string, options: LLMOptions) {
+    this.#root = checkLLMOptions(model, options);
     this.model = model;
-    this.baseURL = options.baseURL.replace(/\/+$/, '');
+    this.baseURL = options.baseURL.trim().replace(/\/+$/, '');
     const apiKey = options.apiKey?.trim() || undefined;
     this.#options = { ...options, apiKey };
     const secrets = [apiKey ?? ''];
     for (const [name, value] of Object.entries(options.headers ?? {})) {
       if (SECRET_HEADER.test(name)) secrets.push(value.replace(/^Bearer\s+/i, '').trim(), value.trim());
     }
-    this.#secrets = [...new Set(secrets.filter((s) => s !== ''))].sort((a, b) => b.length - a.length);
+    this.#redactor = createRedactor(secrets);
+  }
+
+  /**
+   * `text` with this client's API key and secret header values replaced by `[redacted]`. Only values that
+   * look like real secrets count (see `isSecretLike`: a placeholder key such as `ollama` redacts nothing).
+   * The `Agent` passes tool results, errors and the user's input through it before it emits or stores them.
+   */
+  redact(text: string): string {
+    return this.#redactor.redact(text);
   }
 
   /** The endpoint every call posts to: `{baseURL}/chat/completions`. */
@@ -196,9 +220,11 @@ export class LLM {
     signal?.throwIfAborted();
     const body = JSON.stringify(this.requestBody(request));
     const retries = Math.max(0, this.#options.retries ?? 2);
+    const text = this.#redactor.stream();
+    const reasoning = this.#redactor.stream();
     try {
       for (let attempt = 0; ; attempt++) {
-        const outcome = yield* this.#attempt(body, signal);
+        const outcome = yield* this.#redacted(this.#attempt(body, signal), text, reasoning);
         if (outcome.kind === 'done') return;
         if (attempt >= retries) throw outcome.error;
         const delayMs = outcome.delayMs ?? (this.#options.retryBaseMs ?? 500) * 2 ** attempt;
@@ -208,6 +234,14 @@ export class LLM {
       }
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
+      const unanswered = err instanceof PagentError ? this.#unanswered.get(err) : undefined;
+      if (unanswered?.when === BEFORE_RESPONSE) {
+        // A browser says "Failed to fetch" for both: ask once whether anything answers there at all.
+        // (only with the page's own fetch: an injected one may route requests elsewhere)
+        const reachable = this.#options.fetch ? undefined : await probeReachable(this.url, signal);
+        if (signal?.aborted) throw signal.reason;
+        throw this.#networkError(unanswered.err, unanswered.when, reachable);
+      }
       throw this.#redactError(err);
     }
   }
@@ -243,12 +277,12 @@ export class LLM {
       arm();
       let response: Response;
       try {
-        const fetchImpl = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
-        response = await fetchImpl(this.url, { method: 'POST', headers: this.#headers(), body, signal: controller.signal });
+        response = await this.#post(body, controller.signal);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         if (timedOut) throw this.#timeout(`no response within ${timeoutMs} ms`);
-        return { kind: 'retry', error: this.#networkError(err, 'before any response'), delayMs: undefined };
+        if (err instanceof PagentError) throw err;
+        return { kind: 'retry', error: this.#networkError(err, BEFORE_RESPONSE), delayMs: undefined };
       }
 
       if (!response.ok) {
@@ -323,6 +357,48 @@ export class LLM {
     }
   }
 
+  /**
+   * POSTs the request without letting `fetch` follow redirects: a redirect to another origin would re-send
+   * the whole conversation there. A browser hides where a redirect goes (an opaque redirect), so there
+   * every redirect is refused; where the target is visible (Node), a 307/308 on the same origin is followed
+   * (at most 5 times) and anything else refused. Refusals are `PagentError{code: "redirect"}`, never retried.
+   */
+  async #post(body: string, signal: AbortSignal): Promise<Response> {
+    const fetchImpl = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
+    let url = this.url;
+    for (let hop = 0; ; hop++) {
+      const response = await fetchImpl(url, { method: 'POST', headers: this.#headers(), body, signal, redirect: 'manual' });
+      const status = response.status;
+      if (response.type !== 'opaqueredirect' && (status < 300 || status > 399 || status === 304)) return response;
+      response.body?.cancel().catch(() => undefined);
+      const location = response.headers.get('location');
+      let target: URL | undefined;
+      try {
+        target = location ? new URL(location, new URL(url, this.#root)) : undefined;
+      } catch {
+        target = undefined;
+      }
+      const why =
+        target === undefined
+          ? 'a browser does not show where a redirect leads, so it is not followed'
+          : target.origin !== this.#root.origin
+            ? `it leads to another origin (${target.origin}), which would receive the whole conversation`
+            : status !== 307 && status !== 308
+              ? `HTTP ${status} would turn the POST into a GET`
+              : hop >= 5
+                ? 'too many redirects'
+                : undefined;
+      if (why === undefined && target) {
+        url = target.href;
+        continue;
+      }
+      throw new PagentError(
+        this.#redact(`POST ${this.url} answered with a redirect${status ? ` (HTTP ${status})` : ''} that was refused: ${why}. Set baseURL to the final address of the API.`),
+        { code: 'redirect', where: 'llm', status: status || undefined },
+      );
+    }
+  }
+
   // A server that ignores `stream: true` answers with one chat.completion object (or an error object).
   async *#fromJson(parts: Uint8Array[]): AsyncGenerator<LLMStreamEvent, AssembledStep, undefined> {
     const text = new TextDecoder().decode(concat(parts));
@@ -353,9 +429,64 @@ export class LLM {
   }
 
   #redact(text: string): string {
-    let out = text;
-    for (const secret of this.#secrets) out = out.split(secret).join('[redacted]');
-    return out;
+    return this.#redactor.redact(text);
+  }
+
+  /**
+   * The model's own output with the secrets redacted: deltas through stream redactors (a key cut across
+   * deltas is still caught; only a tail that could start one is held back), the step's fields whole.
+   */
+  async *#redacted<R>(
+    source: AsyncGenerator<LLMStreamEvent, R, undefined>,
+    text: StreamRedactor,
+    reasoning: StreamRedactor,
+  ): AsyncGenerator<LLMStreamEvent, R, undefined> {
+    if (this.#redactor.empty) return yield* source;
+    let finished = false;
+    const flush = function* (): Generator<LLMStreamEvent, void, undefined> {
+      const t = text.end();
+      if (t !== '') yield { type: 'text', text: t };
+      const r = reasoning.end();
+      if (r !== '') yield { type: 'reasoning', text: r };
+    };
+    try {
+      for (;;) {
+        let next: IteratorResult<LLMStreamEvent, R>;
+        try {
+          next = await source.next();
+        } catch (err) {
+          finished = true;
+          yield* flush();
+          throw err;
+        }
+        if (next.done) {
+          finished = true;
+          return next.value;
+        }
+        const event = next.value;
+        if (event.type === 'step') {
+          yield* flush();
+          const { step } = event;
+          yield {
+            type: 'step',
+            step: {
+              ...step,
+              content: this.#redact(step.content),
+              reasoning_content: this.#redact(step.reasoning_content),
+              tool_calls: step.tool_calls.map((c) => ({
+                ...c,
+                function: { name: this.#redact(c.function.name), arguments: this.#redact(c.function.arguments) },
+              })),
+            },
+          };
+        } else {
+          const safe = (event.type === 'text' ? text : reasoning).push(event.text);
+          if (safe !== '') yield { type: event.type, text: safe };
+        }
+      }
+    } finally {
+      if (!finished) await source.return(undefined as R).catch(() => undefined);
+    }
   }
 
   // A new error rather than an edited message: the stack captured at construction repeats the message.
@@ -378,17 +509,14 @@ export class LLM {
     return new HttpError(this.#redact(`HTTP ${status} from POST ${this.url}: ${detail}${stop}${statusHint(status)}`), status, 'llm');
   }
 
-  #networkError(err: unknown, when: string): PagentError {
+  #networkError(err: unknown, when: string, reachable?: boolean): PagentError {
     const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    return new PagentError(
-      this.#redact(
-        `Network error calling POST ${this.url} (${when}; ${reason}). Check that the base URL is right and the ` +
-          'server is running and reachable from this page, and, for a server on another origin, that it allows ' +
-          'CORS: Access-Control-Allow-Origin for this page and Authorization, Content-Type in Access-Control-Allow-Headers. ' +
-          'An https page can call an http server only on localhost.',
-      ),
-      { code: 'network', where: 'llm' },
-    );
+    const error = new PagentError(this.#redact(networkFailureMessage(`POST ${this.url}`, reason, reachable, when)), {
+      code: 'network',
+      where: 'llm',
+    });
+    this.#unanswered.set(error, { err, when });
+    return error;
   }
 
   #timeout(what: string): PagentError {

@@ -156,6 +156,11 @@ export function checkArguments(args: unknown, schema: Record<string, unknown>): 
 export interface ToolOutcome {
   content: string;
   ok: boolean;
+  /**
+   * How long `execute` ran (until it settled or timed out), in milliseconds; absent when it never ran
+   * (unknown tool, bad arguments, denied). The wait for approval is not in it.
+   */
+  elapsedMs?: number;
 }
 
 /** Python's `repr()` of a string, as pagent writes tool names in its fault texts. */
@@ -272,6 +277,7 @@ export async function runToolCall(
       resolve({ content: `${t.name} error: timed out after ${timeoutMs} ms`, ok: false });
     }, timeoutMs);
   });
+  const started = performance.now();
   const executed = (async (): Promise<ToolOutcome> => {
     try {
       const value: unknown = await t.execute(args, { signal: controller.signal, tool_call_id: call.tool_call_id });
@@ -281,7 +287,8 @@ export async function runToolCall(
     }
   })();
   try {
-    return await abortable(Promise.race([executed, timedOut]), signal);
+    const outcome = await abortable(Promise.race([executed, timedOut]), signal);
+    return { ...outcome, elapsedMs: performance.now() - started };
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', onRunAbort);

@@ -20,6 +20,11 @@ export interface ChatAgentRunOptions {
   approve?: (call: ApprovalRequest) => Promise<boolean> | boolean;
   /** Shows a steered message in the timeline when the agent sends it (the Agent's `onSteer` run option). */
   onSteer?: (text: string) => void;
+  /**
+   * True when the user pressed Retry on a failed run: `input` is that run's, which the agent already holds
+   * (the `Agent` does not append it to the conversation a second time).
+   */
+  retry?: boolean;
 }
 
 /** Anything that runs an input to events: the in-browser `Agent` fits. */
@@ -48,7 +53,12 @@ export class AgentRuns {
    * closing its previous run (saving the cut turn) answers `busy`, and the run then starts once that
    * run has closed.
    */
-  source(agent: ChatAgent, text: string, approve: (call: ApprovalRequest) => Promise<boolean>, onSteer?: (text: string) => void): RunSource {
+  source(
+    agent: ChatAgent,
+    text: string,
+    approve: (call: ApprovalRequest) => Promise<boolean>,
+    extra: { onSteer?: ((text: string) => void) | undefined; retry?: boolean } = {},
+  ): RunSource {
     let closed!: () => void;
     const before = this.whenIdle(agent, new Promise<void>((resolve) => (closed = resolve)));
     const switching = this.switches.has(agent);
@@ -65,7 +75,10 @@ export class AgentRuns {
         finished = true;
         closed();
       };
-      const open = (): Iter => agent.events(text, onSteer ? { signal, approve, onSteer } : { signal, approve })[Symbol.asyncIterator]();
+      const runOptions: ChatAgentRunOptions = { signal, approve };
+      if (extra.onSteer) runOptions.onSteer = extra.onSteer;
+      if (extra.retry) runOptions.retry = true;
+      const open = (): Iter => agent.events(text, runOptions)[Symbol.asyncIterator]();
       let inner: Iter | undefined = switching ? undefined : open();
       const openWhenIdle = async (): Promise<Iter | undefined> => {
         waiting = true;

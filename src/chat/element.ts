@@ -5,9 +5,10 @@ import { encodeEventLine } from '../wire/codec.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
 import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptions } from './agent-runs.js';
 import { createAnswerRenderer, createTextRenderer } from './answer.js';
+import { errorKind, errorSentence } from './error-kind.js';
 import { createChatEvent } from './events.js';
-import { resolveLocale, stringsFor, type PagentChatStrings } from './i18n.js';
-import { renderComposer } from './parts/composer.js';
+import { isLocaleLoaded, loadLocale, resolveLocale, stringsFor, type PagentChatStrings } from './i18n.js';
+import { renderComposer, renderSuggestions } from './parts/composer.js';
 import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
 import { renderWireLog, type WireLogLine } from './parts/wire-log.js';
@@ -20,10 +21,12 @@ import { createSrcClient } from './src-client.js';
 import { chatStyles } from './styles.js';
 import {
   addSteerMessage,
+  addNotice,
   addUserMessage,
   createTimeline,
   currentAnswer,
   reduceTimeline,
+  retryRun,
   setApproval,
   timelineFromMessages,
   type TimelineState,
@@ -46,6 +49,9 @@ function newSessionId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
+/** The detail (for developers) under the card of a message nobody takes; the card's sentence is localised. */
+const NO_SOURCE = 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().';
+
 /** The lines the wire log keeps at least (oldest dropped first, in bulk). */
 const WIRE_LOG_LIMIT = 2000;
 
@@ -59,12 +65,14 @@ const WIRE_LOG_LIMIT = 2000;
  *
  * @tag pagent-chat
  * @slot suggestions - Suggestion chips; clicking one sends its `data-text` (or its text). Slotted elements get a
- *   chip look (rounded, themed colours, focus ring) that the page's own styles override.
+ *   chip look (rounded, themed colours, focus ring) that the page's own styles override. They sit under the
+ *   empty state's invitation, then in one horizontally scrolling row above the composer.
  * @event pagent-send - `{text}`; cancelable: cancel to handle the message yourself.
  * @event pagent-event - `{event}` for every event the timeline receives.
  * @event pagent-run-end - `{params}` of every `RunEnd` (also cancelled or failed runs).
  * @event pagent-error - `{error: PagentError}` for every `RunError`.
  * @csspart timeline - The scrolling conversation (`role="log"`).
+ * @csspart empty - The empty state: a short invitation and the suggestions, until the first message.
  * @csspart message - Every message; also `user` or `answer`.
  * @csspart message-text - The text of a user message.
  * @csspart answer-text - The rendered answer.
@@ -80,14 +88,14 @@ const WIRE_LOG_LIMIT = 2000;
  * @csspart tool-approval - The approve / deny row; `approve-button`, `deny-button` inside.
  * @csspart turn - A turn boundary.
  * @csspart usage - Token usage of a run.
- * @csspart error - A failed run; `retry-button` inside.
+ * @csspart error - A failed run: a short sentence for its kind, `error-details` (the message, code, status, where) and `retry-button` inside.
  * @csspart jump-button - "Jump to latest", shown when scrolled up.
  * @csspart suggestions - The suggestion chips row.
  * @csspart composer - The message form; `input`, `send-button`, `stop-button`, `new-button` inside.
  * @csspart wire-log - The raw wire log drawer; `wire-line` (and `wire-line-error`) inside.
  * @csspart steer-button - "Send now" in the composer during a run of an agent that can be steered.
  * @csspart files - The files panel (with a `workspace`); `files-summary`, `file`, `file-download`, `file-delete` inside.
- * @csspart session-list - Stored conversations (with a `store`); `session`, `session-open`, `session-rename`, `session-delete` inside.
+ * @csspart session-list - Stored conversations (with a `store`); `session`, `session-open` (with `session-title` and `session-date`), `session-rename`, `session-delete`, and while a delete is asked about `session-confirm` with `session-delete-confirm` and `session-delete-cancel` inside.
  * @cssproperty --pagent-color-background - Background.
  * @cssproperty --pagent-color-text - Text colour.
  * @cssproperty --pagent-color-muted - Secondary text.
@@ -183,7 +191,12 @@ export class PagentChat extends LitElement {
       this.reset();
       if (agent) await this.agentRuns.settled(agent);
     },
-    onError: (err) => this.reportError(err),
+    onOpenError: (_id, err) => {
+      // say it in the timeline (in the user's language), not only in a pagent-error event
+      const error = this.reportError(err);
+      this.timeline = addNotice(this.timeline, { code: error.code, message: error.message, where: error.where });
+    },
+    onError: (err) => void this.reportError(err),
   });
   private readonly filesPanel = new FilesController(this, (err) => this.reportError(err));
   private srcClient: { url: string; client: ChatClient } | undefined;
@@ -206,7 +219,8 @@ export class PagentChat extends LitElement {
     if ('unknown' in event) return;
     const s = this.localStrings;
     if (event.method === 'RunError') {
-      this.announcement = `${s.runFailed}: ${event.params.message}`;
+      const { code, status, message } = event.params;
+      this.announcement = `${s.runFailed}: ${errorSentence(errorKind({ code, status, message }), status, s)}`;
       this.dispatchEvent(createChatEvent('pagent-error', { error: PagentError.fromRunError(event.params) }));
     } else if (event.method === 'RunEnd') {
       const reason = event.params.stop_reason;
@@ -228,17 +242,49 @@ export class PagentChat extends LitElement {
 
   /**
    * Sends a message as the composer does: dispatches `pagent-send` (cancelable), shows the message and
-   * runs it through `agent`, `client` or `src` — whichever is set, in that order. Without a source, the
-   * page handles `pagent-send` and `push`es the events itself.
+   * runs it through `agent`, `client` or `src` — whichever is set, in that order. A page that runs the
+   * message itself cancels `pagent-send` (`preventDefault()`) and `push`es the run's events; a message
+   * nobody takes (no source, `pagent-send` not cancelled) ends with an error card saying so. While a stored
+   * conversation is still opening, the message waits for it and then runs.
    */
   send(text: string): void {
     if (!this.dispatchEvent(createChatEvent('pagent-send', { text }))) return;
+    // A stored conversation still opening would replace the timeline and stop the run: wait for it.
+    const opening = this.sessions.pending;
+    if (opening) void opening.then(() => this.deliver(text));
+    else this.deliver(text);
+  }
+
+  /** Shows the message and runs it (or says that there is no source to run it against). */
+  private deliver(text: string): void {
     this.stopRunInFlight();
     this.timeline = addUserMessage(this.timeline, text);
     this.scroller.jumpToLatest();
-    const source = this.sourceFor(text);
+    this.startRun(text, false);
+  }
+
+  /** Re-runs the failed run of an error card once, in place (no second user message). */
+  private retry(errorKey: string): void {
+    if (this.runs.running || this.timeline.runOpen) return;
+    const next = retryRun(this.timeline, errorKey);
+    if (next === this.timeline) return;
+    if (!this.dispatchEvent(createChatEvent('pagent-send', { text: next.input ?? '', retry: true }))) return;
+    this.timeline = next;
+    this.scroller.jumpToLatest();
+    this.startRun(next.input ?? '', true);
+  }
+
+  private startRun(text: string, retry: boolean): void {
+    const source = this.sourceFor(text, retry);
     this.runLogsLines = !this.agent && !this.client && Boolean(this.src);
-    if (source) void this.runs.start(source);
+    if (source) {
+      void this.runs.start(source);
+      return;
+    }
+    // Nothing to send to, and the page did not take the message (it did not cancel pagent-send).
+    this.apply({ method: 'RunBegin', params: { user_input: text } });
+    this.apply({ method: 'RunError', params: { code: 'no-source', message: NO_SOURCE } });
+    this.apply({ method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' } });
   }
 
   /**
@@ -303,17 +349,37 @@ export class PagentChat extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.denyPendingApprovals();
+    // A move (`other.append(el)`) disconnects and reconnects at once: only a removal that lasts past the
+    // current task stops the run (RunController) and denies the pending approvals.
+    setTimeout(() => {
+      if (!this.isConnected) this.denyPendingApprovals();
+    });
   }
 
   protected override async scheduleUpdate(): Promise<void> {
+    // Chinese and Japanese strings are chunks of their own: render once they are here, never in English first
+    const locale = resolveLocale(this.locale);
+    if (!isLocaleLoaded(locale)) await loadLocale(locale);
     if (this.frameBatching && typeof requestAnimationFrame === 'function' && !document.hidden) {
       await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
     }
     super.scheduleUpdate();
   }
 
+  /** The element focused in the shadow root before an update, to keep focus when the update removes it. */
+  private focusedBefore: Element | null = null;
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    const before = this.focusedBefore;
+    this.focusedBefore = null;
+    // A focused control the update removed (Stop at the run's end, Approve/Deny, Retry): focus moves to the
+    // message box instead of dropping to <body>.
+    if (before && !before.isConnected && !this.shadowRoot?.activeElement) this.shadowRoot?.querySelector<HTMLElement>('textarea')?.focus();
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
+    this.focusedBefore = this.shadowRoot?.activeElement ?? null;
     if (changed.has('store')) this.sessions.setStore(this.store);
     if (changed.has('workspace')) this.filesPanel.setWorkspace(this.workspace);
     if (changed.has('agent') || changed.has('store')) this.showAgentSession();
@@ -326,7 +392,7 @@ export class PagentChat extends LitElement {
     const streaming = this.streaming;
     const { items } = this.timeline;
     return html`<div class="layout">
-      ${this.sessions.render(s) ?? nothing}
+      ${this.sessions.render(s, ctx.locale) ?? nothing}
       <div class="main">
         <div
           part="timeline"
@@ -337,6 +403,12 @@ export class PagentChat extends LitElement {
           aria-busy=${streaming ? 'true' : 'false'}
           tabindex="0"
         >
+          ${items.length === 0
+            ? html`<div part="empty" class="empty">
+                <p class="empty-text">${s.emptyInvitation}</p>
+                ${renderSuggestions({ streaming, onSend: (text) => this.send(text) }, 'empty')}
+              </div>`
+            : nothing}
           <div class="items">${this.rows.render(items, ctx, renderItem)}</div>
         </div>
         ${!this.scroller.atBottom && items.length > 0
@@ -349,6 +421,7 @@ export class PagentChat extends LitElement {
     ${renderComposer({
       strings: s,
       streaming,
+      suggestions: items.length > 0,
       disabled: false,
       onSend: (text) => this.send(text),
       onStop: () => this.stop(),
@@ -396,18 +469,19 @@ export class PagentChat extends LitElement {
         createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, ...(allowImage ? { allowImage } : {}) }),
       textRenderer: createTextRenderer,
       onApproval: (callId, approved) => this.decide(callId, approved),
-      onRetry: canRetry ? (input) => this.send(input) : undefined,
+      onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
     };
     return this.cachedContext;
   }
 
-  private sourceFor(text: string): RunSource | undefined {
+  private sourceFor(text: string, retry: boolean): RunSource | undefined {
     const { agent, client, src } = this;
     if (agent) {
-      return this.agentRuns.source(agent, text, (call) => this.requestApproval(call), (steered) => {
+      const onSteer = (steered: string): void => {
         this.timeline = addSteerMessage(this.timeline, steered);
         this.scroller.jumpToLatest();
-      });
+      };
+      return this.agentRuns.source(agent, text, (call) => this.requestApproval(call), { onSteer, retry });
     }
     if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId), { signal });
     if (!src) return undefined;
@@ -427,7 +501,7 @@ export class PagentChat extends LitElement {
   /** Points the agent at another conversation once its run in flight (if any) has closed. */
   private switchAgentSession(id: string): void {
     const agent = this.agent;
-    if (agent) this.agentRuns.switchSession(agent, id, (err) => this.reportError(err));
+    if (agent) this.agentRuns.switchSession(agent, id, (err) => void this.reportError(err));
   }
 
   /** With a store, shows the stored conversation the agent continues (when nothing else is shown yet). */
@@ -452,6 +526,9 @@ export class PagentChat extends LitElement {
   private handleSettled(outcome: RunOutcome): void {
     if (!outcome.current) return;
     this.denyPendingApprovals();
+    // The source ended before its run began (stopped before the server's first line, or it sent nothing):
+    // the user's message still gets an ending, never a bare bubble.
+    if (!this.timeline.runOpen && this.timeline.sentPending) this.apply({ method: 'RunBegin', params: { user_input: this.timeline.input ?? '' } });
     if (!this.timeline.runOpen) return;
     // The source ended without closing its run (stopped, threw, or just ended): close it here.
     const partial = currentAnswer(this.timeline);
@@ -460,7 +537,7 @@ export class PagentChat extends LitElement {
       this.apply({ method: 'RunEnd', params: { ...empty, stop_reason: 'cancelled' } });
       return;
     }
-    const message = outcome.error instanceof Error ? outcome.error.message : 'The stream ended before the run did';
+    const message = outcome.error instanceof Error ? outcome.error.message : 'The source ended before its run did (no RunEnd)';
     const code = outcome.error instanceof PagentError ? outcome.error.code : outcome.error === undefined ? 'truncated' : 'network';
     if (!this.runFailed()) this.apply({ method: 'RunError', params: { message, code } });
     this.apply({ method: 'RunEnd', params: { ...empty, stop_reason: 'error' } });
@@ -518,8 +595,9 @@ export class PagentChat extends LitElement {
     this.requestUpdate();
   }
 
-  private reportError(err: unknown): void {
+  private reportError(err: unknown): PagentError {
     const error = err instanceof PagentError ? err : new PagentError(err instanceof Error ? err.message : String(err), { code: 'store', where: 'store', cause: err });
     this.dispatchEvent(createChatEvent('pagent-error', { error }));
+    return error;
   }
 }

@@ -8,6 +8,8 @@ import type { ParamsOf, UnknownEvent, WireEvent } from '../wire/events.js';
 /** `pagent-send`: the user sent a message. Cancel it (`preventDefault()`) to handle the text yourself. */
 export interface PagentSendDetail {
   text: string;
+  /** True when the user pressed Retry on a failed run (`text` is that run's input, shown once). */
+  retry?: boolean;
 }
 /** `pagent-event`: every event the timeline received, in order (deltas included). */
 export interface PagentEventDetail {

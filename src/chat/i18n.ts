@@ -1,5 +1,5 @@
 /**
- * The element's strings in English, Simplified Chinese and Japanese. The locale comes from the
+ * The element's strings: English here, Simplified Chinese and Japanese in `locales/` (loaded on first use). The locale comes from the
  * element's `lang` (or the nearest ancestor's); every string can be overridden through `strings`.
  * Placeholders are written `{name}` and filled by {@link format}.
  */
@@ -54,7 +54,12 @@ export interface PagentChatStrings {
   renameConversation: string;
   /** `{title}`: the conversation's title; the accessible name of its delete button. */
   deleteConversation: string;
+  /** `{title}`: the question asked in the row before a conversation is deleted. */
+  confirmDelete: string;
+  cancel: string;
   suggestions: string;
+  /** The empty state's invitation, shown until the first message. */
+  emptyInvitation: string;
   copyCode: string;
   /** The accessible name of a task list item's checkbox in an answer. */
   taskItem: string;
@@ -67,6 +72,25 @@ export interface PagentChatStrings {
   downloadFile: string;
   /** `{name}`: the file's path. */
   deleteFile: string;
+  /** The summary of an error card's disclosure (code, status and the full message). */
+  errorDetails: string;
+  /** Error card sentences, one per failure kind (`{status}`: the HTTP status). */
+  errorUnreachable: string;
+  errorCors: string;
+  errorAuth: string;
+  errorNotFound: string;
+  errorRateLimit: string;
+  errorServer: string;
+  errorHttp: string;
+  errorCut: string;
+  errorTimeout: string;
+  errorProvider: string;
+  errorDecode: string;
+  errorRedirect: string;
+  errorConfig: string;
+  errorStore: string;
+  errorStoreBlocked: string;
+  errorNoSource: string;
 }
 
 const en: PagentChatStrings = {
@@ -115,7 +139,10 @@ const en: PagentChatStrings = {
   delete: 'Delete',
   renameConversation: 'Rename “{title}”',
   deleteConversation: 'Delete “{title}”',
+  confirmDelete: 'Delete “{title}”?',
+  cancel: 'Cancel',
   suggestions: 'Suggestions',
+  emptyInvitation: 'Ask anything — the answer streams in here.',
   copyCode: 'Copy code',
   taskItem: 'Task',
   sendNow: 'Send now',
@@ -123,125 +150,52 @@ const en: PagentChatStrings = {
   filesEmpty: 'No files yet',
   downloadFile: 'Download {name}',
   deleteFile: 'Delete {name}',
+  errorDetails: 'Details',
+  errorUnreachable: 'Could not reach the server. Check the address and that the server is running.',
+  errorCors: 'The server refused requests from this page (CORS). It must allow this site’s origin.',
+  errorAuth: 'The API key was not accepted. Check the key.',
+  errorNotFound: 'Nothing was found at this address. Check the URL path and the model name.',
+  errorRateLimit: 'Too many requests: the service is rate-limiting. Wait a moment, then retry.',
+  errorServer: 'The server had a problem (HTTP {status}). Retry in a moment.',
+  errorHttp: 'The server refused the request (HTTP {status}).',
+  errorCut: 'The answer was cut off before it finished.',
+  errorTimeout: 'The server took too long to answer.',
+  errorProvider: 'The model reported an error.',
+  errorDecode: 'The answer could not be read: the response was empty or not an agent stream.',
+  errorRedirect: 'The server redirected the request elsewhere; it was not followed.',
+  errorConfig: 'The connection settings are not valid.',
+  errorStore: 'Conversations could not be read or saved in this browser.',
+  errorStoreBlocked: 'Another tab of this site is holding the conversation database. Close or reload the other tabs of this site, then retry.',
+  errorNoSource: 'There is nowhere to send this message: no source is set.',
 };
 
-const zhCN: PagentChatStrings = {
-  timelineLabel: '对话',
-  composerLabel: '消息',
-  placeholder: '输入消息…',
-  send: '发送',
-  stop: '停止',
-  newConversation: '新对话',
-  you: '你',
-  assistant: '助手',
-  reasoning: '思考过程',
-  thinking: '思考中…',
-  tool: '工具',
-  arguments: '参数',
-  result: '结果',
-  toolPending: '运行中…',
-  toolAwaitingApproval: '等待批准',
-  toolOk: '完成',
-  toolFailed: '失败',
-  toolDenied: '已拒绝',
-  toolCancelled: '未完成',
-  approve: '批准',
-  deny: '拒绝',
-  durationMs: '{ms} 毫秒',
-  durationS: '{s} 秒',
-  truncated: '已截断',
-  turn: '第 {n} 轮',
-  usage: '输入 {input} · 输出 {output} · 共 {total} 个词元',
-  stopped: '已停止',
-  errorTitle: '出错了',
-  retry: '重试',
-  answerFinished: '回答完成',
-  runStopped: '已停止',
-  runFailed: '运行失败',
-  jumpToLatest: '跳到最新',
-  wireLog: '原始日志',
-  wireLogEmpty: '暂无内容',
-  decodeError: '解码错误',
-  conversations: '历史对话',
-  conversationsEmpty: '没有保存的对话',
-  untitled: '未命名',
-  open: '打开',
-  rename: '重命名',
-  renamePrompt: '新标题',
-  delete: '删除',
-  renameConversation: '重命名“{title}”',
-  deleteConversation: '删除“{title}”',
-  suggestions: '建议',
-  copyCode: '复制代码',
-  taskItem: '任务',
-  sendNow: '立即发送',
-  files: '文件',
-  filesEmpty: '暂无文件',
-  downloadFile: '下载 {name}',
-  deleteFile: '删除 {name}',
-};
 
-const ja: PagentChatStrings = {
-  timelineLabel: '会話',
-  composerLabel: 'メッセージ',
-  placeholder: 'メッセージを入力…',
-  send: '送信',
-  stop: '停止',
-  newConversation: '新しい会話',
-  you: 'あなた',
-  assistant: 'アシスタント',
-  reasoning: '推論',
-  thinking: '考え中…',
-  tool: 'ツール',
-  arguments: '引数',
-  result: '結果',
-  toolPending: '実行中…',
-  toolAwaitingApproval: '承認待ち',
-  toolOk: '完了',
-  toolFailed: '失敗',
-  toolDenied: '拒否済み',
-  toolCancelled: '未完了',
-  approve: '承認',
-  deny: '拒否',
-  durationMs: '{ms} ミリ秒',
-  durationS: '{s} 秒',
-  truncated: '切り詰め',
-  turn: 'ターン {n}',
-  usage: '入力 {input} · 出力 {output} · 合計 {total} トークン',
-  stopped: '停止しました',
-  errorTitle: 'エラーが発生しました',
-  retry: '再試行',
-  answerFinished: '回答が完了しました',
-  runStopped: '停止しました',
-  runFailed: '実行に失敗しました',
-  jumpToLatest: '最新へ移動',
-  wireLog: 'ワイヤーログ',
-  wireLogEmpty: 'まだ行がありません',
-  decodeError: 'デコードエラー',
-  conversations: '会話の履歴',
-  conversationsEmpty: '保存された会話はありません',
-  untitled: '無題',
-  open: '開く',
-  rename: '名前を変更',
-  renamePrompt: '新しいタイトル',
-  delete: '削除',
-  renameConversation: '「{title}」の名前を変更',
-  deleteConversation: '「{title}」を削除',
-  suggestions: '候補',
-  copyCode: 'コードをコピー',
-  taskItem: 'タスク',
-  sendNow: '今すぐ送信',
-  files: 'ファイル',
-  filesEmpty: 'ファイルはまだありません',
-  downloadFile: '{name} をダウンロード',
-  deleteFile: '{name} を削除',
-};
-
-/** The built-in locales. */
-export const LOCALES: Readonly<Record<'en' | 'zh-CN' | 'ja', PagentChatStrings>> = { en, 'zh-CN': zhCN, ja };
 
 /** A built-in locale name. */
-export type LocaleName = keyof typeof LOCALES;
+export type LocaleName = 'en' | 'zh-CN' | 'ja';
+
+/**
+ * The built-in locales loaded so far. English is always there; Chinese and Japanese are separate chunks,
+ * loaded by {@link loadLocale} on first use (the element waits for them before it renders), so a page that
+ * shows one language does not download the others.
+ */
+const loaded: Partial<Record<LocaleName, PagentChatStrings>> = { en };
+const loading: Partial<Record<LocaleName, Promise<void>>> = {};
+
+/** True once the strings of `name` are in memory. */
+export function isLocaleLoaded(name: LocaleName): boolean {
+  return loaded[name] !== undefined;
+}
+
+/** Loads the strings of a built-in locale (once); a failed load leaves English in its place. */
+export function loadLocale(name: LocaleName): Promise<void> {
+  if (loaded[name]) return Promise.resolve();
+  loading[name] ??= (name === 'ja' ? import('./locales/ja.js') : import('./locales/zh-CN.js')).then(
+    (module) => void (loaded[name] = module.default),
+    () => undefined,
+  );
+  return loading[name]!;
+}
 
 /**
  * Picks the built-in locale for a BCP 47 tag: `zh`, `zh-CN`, `zh-Hans…` → zh-CN; `ja`, `ja-JP` → ja;
@@ -254,9 +208,9 @@ export function resolveLocale(lang: string | null | undefined): LocaleName {
   return 'en';
 }
 
-/** The strings for `lang`, with `overrides` on top. */
+/** The strings for `lang` (English until its locale is loaded: {@link loadLocale}), with `overrides` on top. */
 export function stringsFor(lang: string | null | undefined, overrides?: Partial<PagentChatStrings>): PagentChatStrings {
-  const base = LOCALES[resolveLocale(lang)];
+  const base = loaded[resolveLocale(lang)] ?? en;
   return overrides ? { ...base, ...overrides } : base;
 }
 

@@ -114,10 +114,20 @@ export class RunController implements ReactiveController {
     this.onAbandon?.(id);
   }
 
-  hostConnected(): void {}
+  private connected = false;
 
-  /** Leaving the DOM aborts the run, so nothing keeps streaming into a detached element. */
+  hostConnected(): void {
+    this.connected = true;
+  }
+
+  /**
+   * Leaving the DOM aborts the run, so nothing keeps streaming into a detached element; a move (removed and
+   * inserted again in the same task, as `other.append(el)` does) is not a leave, so it waits one task.
+   */
   hostDisconnected(): void {
-    this.stop();
+    this.connected = false;
+    setTimeout(() => {
+      if (!this.connected) this.stop();
+    });
   }
 }

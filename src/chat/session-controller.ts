@@ -23,6 +23,8 @@ export interface SessionControllerOptions {
   onOpen(id: string, messages: readonly ChatMessage[], fromList: boolean): void;
   /** The open conversation is being deleted: the store deletes it once this settles. */
   onDelete(id: string): void | Promise<void>;
+  /** A conversation could not be opened (e.g. another tab blocks the database). */
+  onOpenError(id: string, err: unknown): void;
   onError(err: unknown): void;
 }
 
@@ -32,11 +34,14 @@ export class SessionController implements ReactiveController {
   private unsubscribe: (() => void) | undefined;
   private sessions: readonly SessionSummaryView[] = [];
   private editingId: string | undefined;
+  private confirmingId: string | undefined;
+  /** Where keyboard focus goes after the next render (a row's button), so it never drops to <body>. */
+  private focusTarget: { id: string; part: string } | undefined;
   /** The conversation shown, if it came from the store. */
   openId: string | undefined;
 
   constructor(
-    private readonly host: ReactiveControllerHost & { readonly isConnected: boolean },
+    private readonly host: ReactiveControllerHost & { readonly isConnected: boolean; readonly renderRoot: HTMLElement | DocumentFragment },
     private readonly options: SessionControllerOptions,
   ) {
     host.addController(this);
@@ -76,19 +81,54 @@ export class SessionController implements ReactiveController {
     }
   }
 
+  private opening: Promise<void> | undefined;
+
+  /** The open in flight, if any: settles once its conversation is shown (or failed to load). */
+  get pending(): Promise<void> | undefined {
+    return this.opening;
+  }
+
   /** Loads a stored conversation and hands it to `onOpen` (an unknown id opens as empty). */
-  async open(id: string, fromList = false): Promise<void> {
+  open(id: string, fromList = false): Promise<void> {
+    const opening = this.load(id, fromList);
+    this.opening = opening;
+    void opening.finally(() => {
+      if (this.opening === opening) this.opening = undefined;
+    });
+    return opening;
+  }
+
+  private async load(id: string, fromList: boolean): Promise<void> {
     try {
       const session = await this.store?.load(id);
       this.openId = id;
       this.options.onOpen(id, session?.messages ?? [], fromList);
     } catch (err) {
-      this.options.onError(err);
+      this.options.onOpenError(id, err);
     }
   }
 
-  private async rename(id: string, title: string): Promise<void> {
+  hostUpdated(): void {
+    const target = this.focusTarget;
+    if (!target) return;
+    this.focusTarget = undefined;
+    const row = [...this.host.renderRoot.querySelectorAll<HTMLElement>('[part="session"]')].find((r) => r.dataset['sessionId'] === target.id);
+    row?.querySelector<HTMLElement>(`[part="${target.part}"]`)?.focus();
+  }
+
+  private focusAfterRender(id: string, part: string): void {
+    this.focusTarget = { id, part };
+    this.host.requestUpdate();
+  }
+
+  /** Commits the title field once (Enter, or leaving the field); a cancelled or finished rename is ignored. */
+  private async rename(id: string, title: string, byKey: boolean): Promise<void> {
+    if (this.editingId !== id) return;
     this.editingId = undefined;
+    if (byKey) this.focusAfterRender(id, 'session-rename');
+    else this.host.requestUpdate();
+    const current = this.sessions.find((x) => x.id === id)?.title ?? '';
+    if (title.trim() === '' || title === current) return;
     try {
       await this.store?.rename(id, title);
     } catch (err) {
@@ -98,6 +138,10 @@ export class SessionController implements ReactiveController {
   }
 
   private async remove(id: string): Promise<void> {
+    this.confirmingId = undefined;
+    // keyboard focus moves to the next conversation (or the previous one) once this one is gone
+    const at = this.sessions.findIndex((x) => x.id === id);
+    const neighbour = this.sessions[at + 1] ?? this.sessions[at - 1];
     try {
       if (this.openId === id) {
         this.openId = undefined;
@@ -108,22 +152,40 @@ export class SessionController implements ReactiveController {
       this.options.onError(err);
     }
     await this.refresh();
+    if (neighbour && this.sessions.some((x) => x.id === neighbour.id)) this.focusAfterRender(neighbour.id, 'session-open');
   }
 
   /** The list, or nothing without a store. */
-  render(strings: PagentChatStrings) {
+  render(strings: PagentChatStrings, locale: string) {
     if (!this.store) return undefined;
     return renderSessionList({
       strings,
+      locale,
       sessions: this.sessions,
       currentId: this.openId,
       editingId: this.editingId,
+      confirmingId: this.confirmingId,
       onOpen: (id) => void this.open(id, true),
       onStartRename: (id) => {
-        this.editingId = id || undefined;
+        this.confirmingId = undefined;
+        this.editingId = id;
         this.host.requestUpdate();
       },
-      onRename: (id, title) => void this.rename(id, title),
+      onRename: (id, title, byKey) => void this.rename(id, title, byKey),
+      onCancelRename: (id) => {
+        if (this.editingId !== id) return;
+        this.editingId = undefined;
+        this.focusAfterRender(id, 'session-rename');
+      },
+      onAskDelete: (id) => {
+        this.editingId = undefined;
+        this.confirmingId = id;
+        this.focusAfterRender(id, 'session-delete-cancel');
+      },
+      onCancelDelete: (id) => {
+        this.confirmingId = undefined;
+        this.focusAfterRender(id, 'session-delete');
+      },
       onDelete: (id) => void this.remove(id),
     });
   }

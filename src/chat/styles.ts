@@ -351,6 +351,21 @@ export const chatStyles = css`
     font-size: 0.8em;
     color: var(--_muted);
   }
+  .error-details {
+    font-size: 0.9em;
+    margin: 0 0 4px;
+  }
+  .error-details summary {
+    cursor: pointer;
+    color: var(--_muted);
+    font-size: 0.9em;
+  }
+  .error-details p {
+    margin: 4px 0 0;
+  }
+  .error-message {
+    white-space: pre-wrap;
+  }
   .jump {
     position: absolute;
     bottom: 8px;
@@ -360,9 +375,33 @@ export const chatStyles = css`
   }
   .suggestions {
     display: flex;
-    flex-wrap: wrap;
     gap: 6px;
-    padding: 0 var(--_gap);
+  }
+  /* Once the conversation runs: one row that scrolls sideways, never a second line. */
+  .composer-suggestions {
+    flex: none;
+    flex-wrap: nowrap;
+    overflow-x: auto;
+    padding: 2px var(--_gap);
+    scrollbar-width: thin;
+  }
+  .composer-suggestions ::slotted([slot='suggestions']) {
+    flex: none;
+    white-space: nowrap;
+  }
+  .empty {
+    margin: auto;
+    max-width: 32em;
+    text-align: center;
+    color: var(--_muted);
+  }
+  .empty-text {
+    margin: 0 0 10px;
+    font-size: 1.05em;
+  }
+  .empty-suggestions {
+    flex-wrap: wrap;
+    justify-content: center;
   }
   /* A chip look for slotted suggestions; the page's own styles for them win over these. */
   ::slotted([slot='suggestions']) {
@@ -462,7 +501,8 @@ export const chatStyles = css`
   }
   .session-list {
     flex: none;
-    width: 16em;
+    width: 19em;
+    max-width: 40%;
     border-right: 1px solid var(--_border);
     overflow-y: auto;
     padding: 6px;
@@ -477,10 +517,11 @@ export const chatStyles = css`
     margin: 6px;
     color: var(--_muted);
   }
+  /* A row: the title over the date, the small icon buttons at the right of the date line. */
   .session {
+    position: relative;
     display: flex;
     align-items: center;
-    gap: 2px;
     min-height: 2.2em;
     padding: 1px 2px;
     border-radius: 6px;
@@ -497,23 +538,38 @@ export const chatStyles = css`
   .session[aria-current='true'] .session-title {
     font-weight: 600;
   }
-  .session-title {
+  .session-open {
     flex: 1;
     min-width: 0;
+    display: flex;
+    flex-direction: column;
+    align-items: stretch;
     font-size: 1em;
+    line-height: 1.35;
     padding: 4px 6px;
     text-align: start;
-    white-space: nowrap;
-    overflow: hidden;
-    text-overflow: ellipsis;
     background: transparent;
     color: inherit;
     border-color: transparent;
     border-radius: 6px;
   }
+  .session-title {
+    white-space: nowrap;
+    overflow: hidden;
+    text-overflow: ellipsis;
+  }
+  .session-date {
+    min-height: 26px;
+    display: flex;
+    align-items: center;
+    padding-inline-end: 58px;
+    font-size: 0.82em;
+    color: var(--_muted);
+  }
   .session input {
     flex: 1;
     min-width: 0;
+    margin-bottom: 28px;
     font: inherit;
     color: inherit;
     background: var(--_bg);
@@ -522,9 +578,30 @@ export const chatStyles = css`
     padding: 3px 6px;
   }
   .session-actions {
+    position: absolute;
+    inset-inline-end: 4px;
+    bottom: 3px;
     display: flex;
-    flex: none;
     gap: 2px;
+  }
+  .session-confirm {
+    flex: 1;
+    display: flex;
+    flex-direction: column;
+    gap: 4px;
+    padding: 4px 6px;
+  }
+  .session-confirm-text {
+    overflow-wrap: anywhere;
+  }
+  .session-confirm-actions {
+    display: flex;
+    gap: 6px;
+  }
+  button.danger {
+    background: var(--_danger);
+    border-color: var(--_danger);
+    color: var(--_bg);
   }
   button.icon {
     display: inline-grid;
@@ -559,7 +636,8 @@ export const chatStyles = css`
     }
     .session-list {
       width: auto;
-      max-height: 7.2em;
+      max-width: none;
+      max-height: 8.6em;
       border-right: none;
       border-bottom: 1px solid var(--_border);
     }

@@ -10,6 +10,7 @@
  */
 import type { ChatMessage } from '../agent/messages.js';
 import type { ErrorCode, StopReason, UnknownEvent, Usage, WireEvent } from '../wire/events.js';
+import { errorKind, type ErrorKind } from './error-kind.js';
 
 /** Streamed text kept as append-only chunks, so appending never copies what came before. */
 export interface TextBlock {
@@ -76,7 +77,14 @@ export interface ErrorItem extends ItemBase {
   readonly code: ErrorCode;
   readonly status: number | undefined;
   readonly where: string | undefined;
+  /** What kind of failure it is: the card leads with one short sentence for it. */
+  readonly failure: ErrorKind;
   readonly input: string | undefined;
+  /**
+   * True while this failure can be retried: it has an input, it is the latest run's, and it has not been
+   * retried yet (a retry re-runs it once, in place).
+   */
+  readonly retryable: boolean;
 }
 
 /** Token counts read from a provider's `usage`, whichever names it used. */
@@ -123,6 +131,8 @@ export interface TimelineState {
   readonly sentPending: boolean;
   /** Answer text seen in the run in flight (so a `RunEnd` without deltas still shows its content). */
   readonly answeredInRun: boolean;
+  /** Index of the error card that can still be retried, or -1 (a newer run makes it a record). */
+  readonly retryIndex: number;
   /**
    * Deterministic count of the reducer's work: objects allocated, array slots written and chunks
    * appended. Tests compare it per event; it never depends on time.
@@ -144,6 +154,7 @@ export function createTimeline(): TimelineState {
     input: undefined,
     sentPending: false,
     answeredInRun: false,
+    retryIndex: -1,
     work: 0,
   };
 }
@@ -204,7 +215,14 @@ function endBlocks(s: Draft): void {
   s.answerIndex = -1;
 }
 
+/** The latest error card can no longer be retried (a newer run began, or it was retried). */
+function retireRetry(s: Draft): void {
+  if (s.retryIndex >= 0) replace<ErrorItem>(s, s.retryIndex, { retryable: false });
+  s.retryIndex = -1;
+}
+
 function beginRun(s: Draft, input: string): void {
+  retireRetry(s);
   s.run += 1;
   s.runOpen = true;
   s.answeredInRun = false;
@@ -373,10 +391,11 @@ export function reduceTimeline(state: TimelineState, event: WireEvent | UnknownE
     case 'TurnEnd':
       endBlocks(s);
       break;
-    case 'RunError':
+    case 'RunError': {
       ensureRun(s);
       endBlocks(s);
-      push(s, {
+      const retryable = s.input !== undefined && s.input !== '';
+      const index = push(s, {
         kind: 'error',
         key: nextKey('x'),
         run: s.run,
@@ -384,9 +403,13 @@ export function reduceTimeline(state: TimelineState, event: WireEvent | UnknownE
         code: e.params.code,
         status: num(e.params.status),
         where: e.params.where,
+        failure: errorKind({ code: e.params.code, status: num(e.params.status), message: e.params.message }),
         input: s.input,
+        retryable,
       });
+      if (retryable) s.retryIndex = index;
       break;
+    }
     case 'RunEnd':
       if (!s.runOpen) beginRun(s, '');
       closeRun(s, e);
@@ -413,6 +436,40 @@ export function addSteerMessage(state: TimelineState, text: string): TimelineSta
   const s: Draft = { ...state, work: state.work + 1 };
   endBlocks(s);
   push(s, { kind: 'user', key: nextKey('u'), run: s.runOpen ? s.run : s.run + 1, text });
+  return s;
+}
+
+/**
+ * Adds an error card that belongs to no run (e.g. a stored conversation that could not be opened): the
+ * same card as a `RunError`'s, without a retry.
+ */
+export function addNotice(state: TimelineState, error: { code: ErrorCode; message: string; where?: string | undefined }): TimelineState {
+  const s: Draft = { ...state, work: state.work + 1 };
+  push(s, {
+    kind: 'error',
+    key: nextKey('x'),
+    run: 0,
+    message: error.message,
+    code: error.code,
+    status: undefined,
+    where: error.where,
+    failure: errorKind({ code: error.code, status: undefined, message: error.message }),
+    input: undefined,
+    retryable: false,
+  });
+  return s;
+}
+
+/**
+ * Prepares the retry of a failed run, in place: its error card keeps its text but loses its Retry, and the
+ * next run adopts the failed run's input without showing the user's message again. Returns the state
+ * unchanged (the same object) when that card cannot be retried (already retried, or not the latest run).
+ */
+export function retryRun(state: TimelineState, errorKey: string): TimelineState {
+  const item = state.retryIndex >= 0 ? state.items[state.retryIndex] : undefined;
+  if (item?.kind !== 'error' || item.key !== errorKey || !item.retryable || state.runOpen) return state;
+  const s: Draft = { ...state, work: state.work + 1, sentPending: true, input: item.input };
+  retireRetry(s);
   return s;
 }
 

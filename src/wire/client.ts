@@ -8,6 +8,7 @@ import type { DialectName } from './dialects/index.js';
 import { failedRunEvents, type UnknownEvent, type WireEvent } from './events.js';
 import type { WireFormat } from './framing.js';
 import { httpErrorMessage, readErrorBody } from './http-error.js';
+import { networkFailureMessage, probeReachable } from './network-probe.js';
 
 /** Options of {@link WireClient}. */
 export interface WireClientOptions {
@@ -94,10 +95,12 @@ export function formatFromContentType(contentType: string | null): WireFormat | 
  *   server's own error text (plain text, `{"detail"}`, FastAPI 422 lists, `{"error": {"message"}}`, …),
  *   `RunEnd{stop_reason: "error"}`;
  * - `fetch` rejecting (server down, CORS refused, DNS) → `RunBegin`, `RunError{code: "network"}` naming
- *   the URL, `RunEnd{stop_reason: "error"}`;
+ *   the URL, `RunEnd{stop_reason: "error"}`; in a browser the message says which it was (nothing answers,
+ *   or the server answers but refuses this page: CORS), from one body-less `no-cors` GET to the URL;
  * - the body failing, ending or stalling mid-run → `RunError{code: "network" | "truncated" | "timeout"}`
  *   + `RunEnd{stop_reason: "error"}`; a body with no decodable event at all (an HTML page served with
- *   200) → one run with `RunError{code: "decode"}`;
+ *   200) → one run with `RunError{code: "decode"}`, and so is a 2xx response with no event at all (an empty
+ *   body, a 204, only whitespace, only SSE comments), whose message says the response was empty;
  * - aborting `signal` or breaking out of `for await` cancels the request (the server sees the connection
  *   close); an open run ends with `RunEnd{stop_reason: "cancelled"}`. An abort before the response yields
  *   nothing.
@@ -159,7 +162,12 @@ export class WireClient<IncludeUnknown extends boolean = false> {
         response = await fetchFn.call(globalThis, this.url, init);
       } catch (err) {
         if (request.signal.aborted) return;
-        yield* failedRun<IncludeUnknown>({ code: 'network', message: networkMessage(method, this.url, err) });
+        const reason = err instanceof Error ? err.message : String(err);
+        // A browser says "Failed to fetch" for an unreachable server and for CORS alike: ask which it was.
+        // (only with the page's own fetch: an injected one may route requests elsewhere)
+        const reachable = options.fetch ? undefined : await probeReachable(this.url, request.signal);
+        if (request.signal.aborted) return;
+        yield* failedRun<IncludeUnknown>({ code: 'network', message: networkFailureMessage(`${method} ${this.url}`, reason, reachable) });
         return;
       }
       const sessionId = response.headers.get('X-Session-Id');
@@ -179,12 +187,18 @@ export class WireClient<IncludeUnknown extends boolean = false> {
         options.format === undefined || options.format === 'auto'
           ? formatFromContentType(response.headers.get('Content-Type'))
           : options.format;
+      // Design §1: a request is a request for a run, so a 2xx body without any document is a failed run.
+      let documents = 0;
+      const onLine = options.onLine;
       const decoderOptions: DecodeStreamOptions = {
         format,
         dialect:
           (options.dialect ?? 'auto') === 'auto' && response.headers.has('x-vercel-ai-ui-message-stream') ? 'ai-sdk' : options.dialect,
         maxLineBytes: options.maxLineBytes,
-        onLine: options.onLine,
+        onLine: (raw) => {
+          documents++;
+          onLine?.(raw);
+        },
         onDecodeError: options.onDecodeError,
         includeUnknown: options.includeUnknown,
         idleTimeoutMs: options.idleTimeoutMs,
@@ -194,8 +208,18 @@ export class WireClient<IncludeUnknown extends boolean = false> {
       if (/^application\/json-seq\s*(;|$)/i.test(response.headers.get('Content-Type') ?? '')) {
         stream = stream.pipeThrough(stripRecordSeparators());
       }
-      const events = decodeWireStream(stream, decoderOptions);
-      yield* events as AsyncIterable<WireClientEvent<IncludeUnknown>>;
+      let delivered = 0;
+      for await (const event of decodeWireStream(stream, decoderOptions)) {
+        delivered++;
+        yield event as WireClientEvent<IncludeUnknown>;
+      }
+      if (delivered === 0 && documents === 0 && !outer?.aborted) {
+        const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+        yield* failedRun<IncludeUnknown>({
+          code: 'decode',
+          message: `The response was empty: ${method} ${this.url} answered ${status} with no event in its body`,
+        });
+      }
     } finally {
       outer?.removeEventListener('abort', abortRequest);
       // Ends the request when the consumer broke out early or the decoder gave up (stall, bad body).
@@ -206,20 +230,12 @@ export class WireClient<IncludeUnknown extends boolean = false> {
 
 /** The three events of a run that failed before any event of its own arrived. */
 function* failedRun<IncludeUnknown extends boolean>(error: {
-  code: 'http' | 'network';
+  code: 'http' | 'network' | 'decode';
   message: string;
   status?: number;
 }): Generator<WireClientEvent<IncludeUnknown>> {
   const events: WireEvent[] = failedRunEvents(error);
   yield* events as Array<WireClientEvent<IncludeUnknown>>;
-}
-
-function networkMessage(method: string, url: string, err: unknown): string {
-  const reason = err instanceof Error ? err.message : String(err);
-  return (
-    `Network error: ${method} ${url} failed (${reason}). ` +
-    'Check that the server is running and reachable, and that it allows requests from this page (CORS).'
-  );
 }
 
 /**

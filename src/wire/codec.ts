@@ -58,6 +58,8 @@ function toOpenAIToolCall(call: unknown): unknown {
  * `TurnResult` → `StepEnd` (flat tool calls → OpenAI shape) and a `RunEnd{turn, stop_reason}` without
  * `content` → `RunEnd` with empty `content`/`tool_calls`/`reasoning_content` and `usage: null`
  * (streams fill these from the run's last `StepEnd`). Returns `undefined` for an unknown method.
+ * Optional fields that are `null` or mistyped are left out (see `validateEvent`); the mistyped ones are
+ * reported to `onDropped`.
  *
  * @throws {WireDecodeError} `invalid-params` when the params do not fit the method.
  */
@@ -66,17 +68,18 @@ export function rpcParamsToEvent(
   params: Record<string, unknown>,
   line = '',
   lineNumber?: number,
+  onDropped?: (err: WireDecodeError) => void,
 ): WireEvent | undefined {
   if (method === 'TurnResult') {
     const calls = params['tool_calls'];
     const normalised = { ...params, tool_calls: Array.isArray(calls) ? calls.map(toOpenAIToolCall) : calls };
-    return validateEvent('StepEnd', normalised, line, lineNumber);
+    return validateEvent('StepEnd', normalised, line, lineNumber, onDropped);
   }
   if (isShortRunEnd(method, params)) {
-    return validateEvent('RunEnd', { ...emptyStep(), ...params }, line, lineNumber);
+    return validateEvent('RunEnd', { ...emptyStep(), ...params }, line, lineNumber, onDropped);
   }
   if (!isWireMethod(method)) return undefined;
-  return validateEvent(method, params, line, lineNumber);
+  return validateEvent(method, params, line, lineNumber, onDropped);
 }
 
 /**
@@ -88,10 +91,11 @@ export function isShortRunEnd(method: string, params: Record<string, unknown>): 
 }
 
 /**
- * Decodes one wire line strictly, like pagent's own decoder.
+ * Decodes one wire line strictly, like pagent's own decoder. Optional fields are forgiving (design §1):
+ * `null` reads as absent and a mistyped optional field is left out of the event.
  *
  * @throws {WireDecodeError} for invalid JSON, a non-object, `jsonrpc` ≠ "2.0", an `id`, non-object
- * `params`, an unknown method, or a missing / wrongly typed field.
+ * `params`, an unknown method, or a missing / wrongly typed required field.
  * @example
  * decodeEventLine('{"jsonrpc": "2.0", "method": "TextDelta", "params": {"text": "Hi"}}');
  * // → { method: 'TextDelta', params: { text: 'Hi' } }

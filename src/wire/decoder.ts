@@ -148,6 +148,11 @@ export function createWireDecoder(
     onDecodeError?.(err);
   }
 
+  /** A mistyped optional field was left out: reported, but the document still decoded (design §1). */
+  function reportDropped(err: WireDecodeError): void {
+    onDecodeError?.(err);
+  }
+
   function handleDocument(text: string, number: number): void {
     if (closed) return;
     onLine?.(text);
@@ -159,7 +164,7 @@ export function createWireDecoder(
     }
     let events: Emitted[];
     try {
-      events = decoder.decode(text, number);
+      events = decoder.decode(text, number, reportDropped);
     } catch (err) {
       if (!(err instanceof WireDecodeError)) throw err;
       reportError(err);

@@ -177,8 +177,28 @@ function req(p: Params, key: string, type: 'string' | 'number' | 'boolean'): voi
   if (type === 'number' && !Number.isFinite(p[key])) throw new ParamsError(`"${key}" must be a finite number`);
 }
 
-function opt(p: Params, key: string, type: 'string' | 'number' | 'boolean'): void {
-  if (has(p, key) && p[key] !== undefined) req(p, key, type);
+/** An optional field to leave out of the event: `null` (absent) or of the wrong type (`problem` set). */
+interface Dropped {
+  key: string;
+  problem: string | undefined;
+}
+
+/**
+ * Design §1: an optional field that is `null` is absent; one of the wrong type is dropped (and reported),
+ * the event kept. Either way it is recorded in `dropped`.
+ */
+function opt(p: Params, key: string, type: 'string' | 'number' | 'boolean', dropped: Dropped[]): void {
+  if (!has(p, key) || p[key] === undefined) return;
+  if (p[key] === null) {
+    dropped.push({ key, problem: undefined });
+    return;
+  }
+  try {
+    req(p, key, type);
+  } catch (err) {
+    if (!(err instanceof ParamsError)) throw err;
+    dropped.push({ key, problem: err.message.replace(/^"[^"]*" /, '') });
+  }
 }
 
 function checkToolCalls(p: Params): void {
@@ -208,8 +228,11 @@ function checkStep(p: Params): void {
   if (p['usage'] !== null && !isObject(p['usage'])) throw new ParamsError('"usage" must be an object or null');
 }
 
-/** Throws a ParamsError when `params` do not fit `method`'s schema. */
-function checkParams(method: WireMethod, p: Params): void {
+/**
+ * Throws a ParamsError when a required field of `params` does not fit `method`'s schema; optional fields
+ * to leave out (null or mistyped) go to `dropped`.
+ */
+function checkParams(method: WireMethod, p: Params, dropped: Dropped[]): void {
   switch (method) {
     case 'RunBegin':
       return req(p, 'user_input', 'string');
@@ -228,42 +251,61 @@ function checkParams(method: WireMethod, p: Params): void {
       req(p, 'tool_call_id', 'string');
       req(p, 'name', 'string');
       req(p, 'content', 'string');
-      opt(p, 'ok', 'boolean');
-      opt(p, 'elapsed_ms', 'number');
-      return opt(p, 'truncated', 'boolean');
+      opt(p, 'ok', 'boolean', dropped);
+      opt(p, 'elapsed_ms', 'number', dropped);
+      return opt(p, 'truncated', 'boolean', dropped);
     case 'TurnEnd':
       req(p, 'turn', 'number');
       req(p, 'stopped', 'boolean');
-      return opt(p, 'stop_reason', 'string');
+      return opt(p, 'stop_reason', 'string', dropped);
     case 'RunEnd':
       checkStep(p);
-      opt(p, 'stop_reason', 'string');
-      return opt(p, 'turn', 'number');
+      opt(p, 'stop_reason', 'string', dropped);
+      return opt(p, 'turn', 'number', dropped);
     case 'RunError':
       req(p, 'message', 'string');
       req(p, 'code', 'string');
-      opt(p, 'where', 'string');
-      return opt(p, 'status', 'number');
+      opt(p, 'where', 'string', dropped);
+      return opt(p, 'status', 'number', dropped);
   }
 }
 
 /**
  * Validates `params` for a known `method` and returns the event, without copying or reshaping:
- * extra keys stay, `__proto__` keys stay inert own properties.
+ * extra keys stay, `__proto__` keys stay inert own properties. Optional fields are forgiving (design §1):
+ * one that is `null` is left out as absent; one of the wrong type is left out and reported to `onDropped`
+ * as a `WireDecodeError{reason: "invalid-params"}` (the event is still returned). Only then are the
+ * params copied (shallowly), so the caller's object is never changed.
  *
  * @throws {WireDecodeError} `reason: "invalid-params"` when a required field is missing or mistyped.
  */
-export function validateEvent(method: WireMethod, params: unknown, line = '', lineNumber?: number): WireEvent {
+export function validateEvent(
+  method: WireMethod,
+  params: unknown,
+  line = '',
+  lineNumber?: number,
+  onDropped?: (err: WireDecodeError) => void,
+): WireEvent {
   if (!isObject(params)) {
     throw new WireDecodeError('invalid-params', `${method}: params must be an object`, line, lineNumber);
   }
+  const dropped: Dropped[] = [];
   try {
-    checkParams(method, params);
+    checkParams(method, params, dropped);
   } catch (err) {
     if (err instanceof ParamsError) {
       throw new WireDecodeError('invalid-params', `${method}: ${err.message}`, line, lineNumber);
     }
     throw err;
   }
-  return { method, params } as WireEvent;
+  if (dropped.length === 0) return { method, params } as WireEvent;
+  // A spread defines own properties, so a "__proto__" key stays an inert field in the copy too.
+  const kept: Params = { ...params };
+  for (const { key, problem } of dropped) {
+    delete kept[key];
+    if (problem !== undefined) {
+      onDropped?.(new WireDecodeError('invalid-params', `${method}: dropped "${key}": ${problem}`, line, lineNumber));
+    }
+  }
+  return { method, params: kept } as WireEvent;
 }

@@ -76,7 +76,7 @@ describe('the demo on its built-in default', () => {
     await expect.poll(() => answer.textContent()).toContain('is still the answer.');
     expect(await page.locator('pagent-chat [part~="reasoning"]').count()).toBe(1);
     // the store wrote the finished run: one session meta record, the user message and the answer with its reasoning
-    const records = await page.evaluate(
+    const readRecords = () => page.evaluate(
       () =>
         new Promise<unknown[]>((resolve, reject) => {
           const open = indexedDB.open('pagent-demo');
@@ -89,9 +89,12 @@ describe('the demo on its built-in default', () => {
           };
         }),
     );
-    const messages = (records as { message?: { role: string; content: string | null; reasoning_content?: string } }[])
-      .map((r) => r.message)
-      .filter((m) => m !== undefined);
+    type StoredMessage = { role: string; content: string | null; reasoning_content?: string };
+    const storedMessages = async () =>
+      ((await readRecords()) as { message?: StoredMessage }[]).map((r) => r.message).filter((m): m is StoredMessage => m !== undefined);
+    // the agent saves in the background, right after the run's events
+    await expect.poll(async () => (await storedMessages()).length).toBe(2);
+    const messages = await storedMessages();
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(messages[1]!.content).toContain('is still the answer.');
     expect(messages[1]!.reasoning_content).toContain('The user wants to see reasoning.');
@@ -103,7 +106,7 @@ describe('the demo on its built-in default', () => {
   it('continues a reopened conversation with the local agent, and New conversation starts another', async () => {
     const { page, errors } = await openDemo('?source=local');
     const rows = page.locator('pagent-chat [part="session"]');
-    const current = page.locator('pagent-chat [part="session"][aria-current="true"] [part="session-open"]');
+    const current = page.locator('pagent-chat [part="session"][aria-current="true"] [part="session-title"]');
     const lastAnswer = page.locator('pagent-chat [part~="answer-text"]').last();
     await send(page, "What's the weather in Tokyo?");
     await expect.poll(() => lastAnswer.textContent()).toContain('21° celsius in Tokyo right now.');
@@ -122,7 +125,7 @@ describe('the demo on its built-in default', () => {
     await expect.poll(() => current.textContent()).toBe("What's the weather in Tokyo?");
     expect(await rows.count()).toBe(2);
     // the store appended to the reopened conversation: messages per session id
-    const counts = await page.evaluate(
+    const countMessages = () => page.evaluate(
       () =>
         new Promise<Record<string, number>>((resolve, reject) => {
           const open = indexedDB.open('pagent-demo');
@@ -142,7 +145,7 @@ describe('the demo on its built-in default', () => {
         }),
     );
     // Tokyo: user, tool call, tool result, answer, then the same four for Paris; the other: user, answer
-    expect(Object.values(counts).sort()).toEqual([2, 8]);
+    await expect.poll(async () => Object.values(await countMessages()).sort()).toEqual([2, 8]);
     await page.screenshot({ path: 'test-results/demo-local-continue.png', fullPage: true });
     expect(errors).toEqual([]);
     await page.close();

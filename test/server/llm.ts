@@ -64,6 +64,9 @@ const waitForClose = (req: IncomingMessage, res: ServerResponse): Promise<void> 
  *   echo401            401 whose error message echoes the Authorization header
  *   echoerr            200 stream with an error chunk echoing the Authorization header
  *   nocors             the ok stream without any CORS header
+ *   xredirect          307 to the same script path, key + "-target", on the other loopback origin
+ *                      (127.0.0.1 ↔ localhost), whose step plays ok
+ *   sredirect          307 to that path on the same origin
  *   json               a non-streamed chat.completion JSON object
  *   jsonthink          the same, its content a <think> block then the answer
  *   html502            502 with an HTML page
@@ -133,6 +136,15 @@ async function playStep(step: string, req: IncomingMessage, res: ServerResponse,
         textChunk({ role: 'assistant', content: 'Hi' }) + `data: ${JSON.stringify({ error: { message: `upstream rejected ${auth}` } })}\n\n` + 'data: [DONE]\n\n',
       );
       return;
+    case 'xredirect':
+    case 'sredirect': {
+      const [host, port] = String(req.headers.host ?? '').split(':');
+      const otherHost = step === 'sredirect' ? host : host === 'localhost' ? '127.0.0.1' : 'localhost';
+      const key = /^\/llm\/script\/([\w-]+)\//.exec(req.url ?? '')?.[1] ?? 'x';
+      const location = `http://${otherHost}:${port}/llm/script/${key}-target/ok/v1/chat/completions`;
+      res.writeHead(307, { ...CORS_HEADERS, Location: location }).end();
+      return;
+    }
     case 'nocors':
       res.writeHead(200, { 'Content-Type': 'text/event-stream' }).end(OK_STREAM);
       return;
@@ -254,6 +266,11 @@ export const llmRoutes: RouteHandler = async (req, res, url) => {
   }
 
   const script = /^\/llm\/script\/([\w-]+)\/([\w,-]+)\/v1\/chat\/completions$/.exec(path);
+  if (script && req.method !== 'POST') {
+    // a browser's reachability probe after a network failure (a no-cors GET): answered, never counted
+    res.writeHead(405, { ...CORS_HEADERS, Allow: 'POST' }).end();
+    return true;
+  }
   if (script) {
     const key = script[1]!;
     const steps = script[2]!.split(',');

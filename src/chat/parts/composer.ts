@@ -1,5 +1,5 @@
 /** Renderer for the composer: the message box, send / stop / new-conversation buttons, suggestion chips. */
-import { html, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import type { PagentChatStrings } from '../i18n.js';
 
 /** What the composer shows and calls. */
@@ -31,7 +31,7 @@ function submit(form: HTMLFormElement, view: ComposerView): void {
   else view.onSend(text);
 }
 
-function handleSuggestion(e: Event, view: ComposerView): void {
+function handleSuggestion(e: Event, view: Pick<ComposerView, 'streaming' | 'onSend'>): void {
   const slot = e.currentTarget as HTMLSlotElement;
   const chip = e.composedPath().find((n): n is HTMLElement => n instanceof HTMLElement && slot.assignedElements({ flatten: true }).includes(n));
   if (!chip || view.streaming) return;
@@ -39,12 +39,21 @@ function handleSuggestion(e: Event, view: ComposerView): void {
   if (text !== '') view.onSend(text);
 }
 
-/** The composer form. */
-export function renderComposer(view: ComposerView): TemplateResult {
+/**
+ * The suggestion chips (`slot="suggestions"`): in the empty state they sit in the timeline, under the
+ * invitation; once the conversation runs they are one horizontally scrolling row above the composer, so
+ * they never take the timeline's room.
+ */
+export function renderSuggestions(view: Pick<ComposerView, 'streaming' | 'onSend'>, where: 'empty' | 'composer'): TemplateResult {
+  return html`<div class=${where === 'empty' ? 'suggestions empty-suggestions' : 'suggestions composer-suggestions'} part="suggestions">
+    <slot name="suggestions" @click=${(e: Event) => handleSuggestion(e, view)}></slot>
+  </div>`;
+}
+
+/** The composer form (with the suggestion row above it when `suggestions` is true). */
+export function renderComposer(view: ComposerView & { readonly suggestions: boolean }): TemplateResult {
   const s = view.strings;
-  return html`<div class="suggestions" part="suggestions">
-      <slot name="suggestions" @click=${(e: Event) => handleSuggestion(e, view)}></slot>
-    </div>
+  return html`${view.suggestions ? renderSuggestions(view, 'composer') : nothing}
     <form
       part="composer"
       class="composer"

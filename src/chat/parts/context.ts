@@ -13,6 +13,6 @@ export interface PartContext {
   readonly textRenderer: RendererFactory;
   /** Resolves a pending approval for a tool call. */
   readonly onApproval: (callId: string, approved: boolean) => void;
-  /** Sends `input` again; absent when the element has no source to run against. */
-  readonly onRetry: ((input: string) => void) | undefined;
+  /** Re-runs the failed run of an error card, in place; absent when the element has no source to run against. */
+  readonly onRetry: ((errorKey: string) => void) | undefined;
 }

@@ -1,5 +1,6 @@
 /** Renderers for the conversation rows: user message, answer, turn boundary, run end, error. */
 import { html, nothing, type TemplateResult } from 'lit';
+import { errorSentence } from '../error-kind.js';
 import { format } from '../i18n.js';
 import type { AnswerItem, ErrorItem, RunEndItem, TurnItem, UserItem, UsageSummary } from '../timeline.js';
 import type { PartContext } from './context.js';
@@ -44,16 +45,29 @@ export function renderRunEnd(item: RunEndItem, ctx: PartContext): TemplateResult
     ${item.usage ? html`<div part="usage" class="usage">${usageText(item.usage, ctx)}</div>` : nothing}`;
 }
 
-/** A failed run: the message as text, the code, and a retry button when the run can be sent again. */
+/**
+ * A failed run: one short sentence for its kind, in the element's language, then the details (the
+ * message as sent, code · status · where) behind a disclosure, and a retry button while the run can be
+ * retried. Every untrusted piece sits in its own `<bdi>`, so right-to-left or override characters in it
+ * cannot reorder the rest of the line.
+ */
 export function renderError(item: ErrorItem, ctx: PartContext): TemplateResult {
-  const detail = [item.code, item.status, item.where].filter((x) => x !== undefined && x !== '').join(' · ');
+  const s = ctx.strings;
   const retry = ctx.onRetry;
-  return html`<div part="error" class="error" role="alert">
-    <p class="error-title">${ctx.strings.errorTitle}</p>
-    <p class="error-message">${item.message}</p>
-    <p class="error-code">${detail}</p>
-    ${retry && item.input !== undefined && item.input !== ''
-      ? html`<button part="retry-button" type="button" @click=${() => retry(item.input!)}>${ctx.strings.retry}</button>`
+  const facts = [
+    item.code === '' ? undefined : html`<bdi>${item.code}</bdi>`,
+    item.status === undefined ? undefined : html`<span>${item.status}</span>`,
+    item.where === undefined || item.where === '' ? undefined : html`<bdi>${item.where}</bdi>`,
+  ].filter((x) => x !== undefined);
+  return html`<div part="error" class="error" role="alert" data-kind=${item.failure}>
+    <p class="error-title">${errorSentence(item.failure, item.status, s)}</p>
+    <details part="error-details" class="error-details">
+      <summary>${s.errorDetails}</summary>
+      <p class="error-message"><bdi>${item.message}</bdi></p>
+      <p class="error-code">${facts.map((f, i) => (i === 0 ? f : html` · ${f}`))}</p>
+    </details>
+    ${retry && item.retryable
+      ? html`<button part="retry-button" type="button" @click=${() => retry(item.key)}>${s.retry}</button>`
       : nothing}
   </div>`;
 }

@@ -1,4 +1,4 @@
-/** Renderer for the list of stored conversations: open, rename, delete. */
+/** Renderer for the list of stored conversations: open, rename, delete (after a question). */
 import { html, nothing, svg, type TemplateResult } from 'lit';
 import { ref } from 'lit/directives/ref.js';
 import { repeat } from 'lit/directives/repeat.js';
@@ -30,6 +30,22 @@ function icon(paths: TemplateResult): TemplateResult {
   return html`<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">${paths}</svg>`;
 }
 
+/**
+ * When a conversation was last written, short: the time today, the day and month this year, else the
+ * date; in the element's locale.
+ */
+export function formatUpdated(updatedAt: number, locale: string, now = Date.now()): string {
+  const date = new Date(updatedAt);
+  const today = new Date(now);
+  const sameDay = date.toDateString() === today.toDateString();
+  const options: Intl.DateTimeFormatOptions = sameDay
+    ? { hour: 'numeric', minute: '2-digit' }
+    : date.getFullYear() === today.getFullYear()
+      ? { month: 'short', day: 'numeric' }
+      : { year: 'numeric', month: 'short', day: 'numeric' };
+  return new Intl.DateTimeFormat(locale, options).format(date);
+}
+
 /** A stored conversation as the store lists it (design §3 `SessionStore.list()`). */
 export interface SessionSummaryView {
   readonly id: string;
@@ -41,18 +57,100 @@ export interface SessionSummaryView {
 /** What the list shows and calls. */
 export interface SessionListView {
   readonly strings: PagentChatStrings;
+  /** BCP 47 tag for the dates. */
+  readonly locale: string;
   readonly sessions: readonly SessionSummaryView[];
   readonly currentId: string | undefined;
   readonly editingId: string | undefined;
+  /** The conversation whose delete is being asked about. */
+  readonly confirmingId: string | undefined;
   readonly onOpen: (id: string) => void;
   readonly onStartRename: (id: string) => void;
-  readonly onRename: (id: string, title: string) => void;
+  /** Commits the title field (Enter, or the field losing focus); `byKey` when Enter did it. */
+  readonly onRename: (id: string, title: string, byKey: boolean) => void;
+  readonly onCancelRename: (id: string) => void;
+  readonly onAskDelete: (id: string) => void;
+  readonly onCancelDelete: (id: string) => void;
   readonly onDelete: (id: string) => void;
 }
 
+function renderTitleInput(view: SessionListView, x: SessionSummaryView): TemplateResult {
+  return html`<input
+    part="session-title-input"
+    aria-label=${view.strings.renamePrompt}
+    .value=${x.title ?? ''}
+    ${ref(focusTitleInput)}
+    @keydown=${(e: KeyboardEvent) => {
+      if (e.key === 'Enter' && !e.isComposing && e.keyCode !== 229) {
+        e.preventDefault();
+        view.onRename(x.id, (e.currentTarget as HTMLInputElement).value, true);
+      }
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        view.onCancelRename(x.id);
+      }
+    }}
+    @blur=${(e: FocusEvent) => view.onRename(x.id, (e.currentTarget as HTMLInputElement).value, false)}
+  />`;
+}
+
+function renderConfirm(view: SessionListView, x: SessionSummaryView, title: string): TemplateResult {
+  const s = view.strings;
+  return html`<div
+    part="session-confirm"
+    class="session-confirm"
+    role="group"
+    aria-label=${format(s.deleteConversation, { title: short(title) })}
+    @keydown=${(e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        view.onCancelDelete(x.id);
+      }
+    }}
+  >
+    <span class="session-confirm-text">${format(s.confirmDelete, { title: short(title) })}</span>
+    <span class="session-confirm-actions">
+      <button part="session-delete-confirm" type="button" class="danger" @click=${() => view.onDelete(x.id)}>${s.delete}</button>
+      <button part="session-delete-cancel" type="button" class="secondary" @click=${() => view.onCancelDelete(x.id)}>${s.cancel}</button>
+    </span>
+  </div>`;
+}
+
+function renderRow(view: SessionListView, x: SessionSummaryView): TemplateResult {
+  const s = view.strings;
+  const title = x.title || s.untitled;
+  if (x.id === view.confirmingId) return renderConfirm(view, x, title);
+  const date = x.updatedAt ? formatUpdated(x.updatedAt, view.locale) : '';
+  return html`${x.id === view.editingId
+      ? renderTitleInput(view, x)
+      : html`<button part="session-open" type="button" class="session-open" title=${title} @click=${() => view.onOpen(x.id)}>
+          <span part="session-title" class="session-title">${title}</span>
+          ${date === '' ? nothing : html`<span part="session-date" class="session-date">${date}</span>`}
+        </button>`}
+    <span class="session-actions">
+      <button
+        part="session-rename"
+        type="button"
+        class="icon"
+        aria-label=${format(s.renameConversation, { title: short(title) })}
+        title=${s.rename}
+        @click=${() => view.onStartRename(x.id)}
+      >${icon(pencil)}</button>
+      <button
+        part="session-delete"
+        type="button"
+        class="icon danger"
+        aria-label=${format(s.deleteConversation, { title: short(title) })}
+        title=${s.delete}
+        @click=${() => view.onAskDelete(x.id)}
+      >${icon(trash)}</button>
+    </span>`;
+}
+
 /**
- * The conversation list (`<nav>` of buttons); titles are bound as text, one line each (the full title in
- * `title`), with small rename / delete icon buttons named after the conversation.
+ * The conversation list (`<nav>` of buttons): each row shows its title (bound as text, the full title in
+ * `title`) over the date it was last written, with small rename / delete icon buttons named after the
+ * conversation. Delete asks first, in the row; rename saves on Enter or when the field loses focus.
  */
 export function renderSessionList(view: SessionListView): TemplateResult {
   const s = view.strings;
@@ -63,41 +161,12 @@ export function renderSessionList(view: SessionListView): TemplateResult {
           ${repeat(
             view.sessions,
             (x) => x.id,
-            (x) => {
-              const title = x.title || s.untitled;
-              return html`<li part="session" class="session" aria-current=${x.id === view.currentId ? 'true' : nothing}>
-                ${x.id === view.editingId
-                  ? html`<input
-                      part="session-title-input"
-                      aria-label=${s.renamePrompt}
-                      .value=${x.title ?? ''}
-                      ${ref(focusTitleInput)}
-                      @keydown=${(e: KeyboardEvent) => {
-                        if (e.key === 'Enter' && !e.isComposing && e.keyCode !== 229) view.onRename(x.id, (e.currentTarget as HTMLInputElement).value);
-                        if (e.key === 'Escape') view.onStartRename('');
-                      }}
-                    />`
-                  : html`<button part="session-open" type="button" class="session-title" title=${title} @click=${() => view.onOpen(x.id)}>${title}</button>`}
-                <span class="session-actions">
-                  <button
-                    part="session-rename"
-                    type="button"
-                    class="icon"
-                    aria-label=${format(s.renameConversation, { title: short(title) })}
-                    title=${s.rename}
-                    @click=${() => view.onStartRename(x.id)}
-                  >${icon(pencil)}</button>
-                  <button
-                    part="session-delete"
-                    type="button"
-                    class="icon danger"
-                    aria-label=${format(s.deleteConversation, { title: short(title) })}
-                    title=${s.delete}
-                    @click=${() => view.onDelete(x.id)}
-                  >${icon(trash)}</button>
-                </span>
-              </li>`;
-            },
+            (x) => html`<li
+              part="session"
+              class="session"
+              data-session-id=${x.id}
+              aria-current=${x.id === view.currentId ? 'true' : nothing}
+            >${renderRow(view, x)}</li>`,
           )}
         </ul>`}
   </nav>`;

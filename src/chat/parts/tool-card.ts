@@ -47,7 +47,7 @@ export function renderToolCard(item: ToolItem, ctx: PartContext): TemplateResult
     ${item.status === 'awaiting-approval'
       ? html`<div class="tool-approval" part="tool-approval">
           <button part="approve-button" type="button" @click=${() => ctx.onApproval(item.callId, true)}>${s.approve}</button>
-          <button part="deny-button" type="button" @click=${() => ctx.onApproval(item.callId, false)}>${s.deny}</button>
+          <button part="deny-button" type="button" class="secondary" @click=${() => ctx.onApproval(item.callId, false)}>${s.deny}</button>
         </div>`
       : nothing}
     ${item.result !== undefined

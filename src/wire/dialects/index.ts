@@ -1,6 +1,7 @@
 /**
  * Dialects: the wire shapes we read, each normalised into the events of design §1 in one place.
  */
+import type { WireDecodeError } from '../../errors.js';
 import type { UnknownEvent, WireEvent } from '../events.js';
 import { createAgUiDialect } from './ag-ui.js';
 import { createAiSdkDialect } from './ai-sdk.js';
@@ -17,9 +18,10 @@ export type DialectName = 'pagent' | 'victor' | 'ag-ui' | 'ai-sdk';
 export interface DialectDecoder {
   /**
    * Maps one document (an NDJSON line or one SSE data payload) to events, in order (maybe none).
-   * Throws `WireDecodeError` for a bad document. Unknown events come back as `UnknownEvent`.
+   * Throws `WireDecodeError` for a bad document. Unknown events come back as `UnknownEvent`. An optional
+   * field left out because it had the wrong type is reported to `onDropped` (the event is still returned).
    */
-  decode(text: string, lineNumber: number): Array<WireEvent | UnknownEvent>;
+  decode(text: string, lineNumber: number, onDropped?: (err: WireDecodeError) => void): Array<WireEvent | UnknownEvent>;
   /** The core closed the open run itself (EOF, cancel, stall, network): drop per-run state. */
   reset(): void;
 }

@@ -14,10 +14,10 @@ import type { DialectDecoder } from './index.js';
 export function createPagentDialect(): DialectDecoder {
   let lastStep: StepSummary | undefined;
   return {
-    decode(text, lineNumber) {
+    decode(text, lineNumber, onDropped) {
       const { method, params } = parseRpcLine(text, lineNumber);
       const v4RunEnd = isShortRunEnd(method, params);
-      const event = rpcParamsToEvent(method, params, text, lineNumber);
+      const event = rpcParamsToEvent(method, params, text, lineNumber, onDropped);
       if (event === undefined) {
         const unknown: UnknownEvent = { method, params, unknown: true };
         return [unknown];

@@ -21,7 +21,8 @@ const has = (doc: Doc, key: string): boolean => Object.prototype.hasOwnProperty.
  *   as JSON text already) and `tool_call_id` = `call_id`, or `victor-<n>` where n counts the run's calls
  *   from 1. A `tool_result` without `call_id` takes the id of the oldest unanswered call to the same tool.
  * - `tool_result` → `ToolResult` (`ok` = `success`, non-string `result` JSON-stringified, `elapsed_ms`,
- *   `truncated` when sent). A result whose call was never seen keeps its own `call_id`, or gets
+ *   `truncated` when sent; `null` reads as absent, and a mistyped one is left out and reported to
+ *   `onDropped`, the result kept — design §1). A result whose call was never seen keeps its own `call_id`, or gets
  *   `victor-unmatched-<k>` (k counts such results in the run from 1).
  * - The first `content`/`thinking`/`tool_call` after a `tool_result` closes the turn with
  *   `TurnEnd{stopped: false, stop_reason: "continuing"}` and opens the next one.
@@ -38,7 +39,8 @@ const has = (doc: Doc, key: string): boolean => Object.prototype.hasOwnProperty.
  * - The legacy pre-v1 shape `{"type": <event>, ...}` (no `v`) is read the same way.
  *
  * @throws {WireDecodeError} from `decode` for invalid JSON (`invalid-json`), a non-object, a `v` other than
- * 1 or a document without an event name (`not-an-event`), or a mistyped field (`invalid-params`).
+ * 1 or a document without an event name (`not-an-event`), or a mistyped required field or `call_id`
+ * (`invalid-params`).
  */
 export function createVictorDialect(): DialectDecoder {
   let open = false;
@@ -83,7 +85,7 @@ export function createVictorDialect(): DialectDecoder {
     reasoning = '';
   };
 
-  const decode = (text: string, lineNumber: number): Out => {
+  const decode = (text: string, lineNumber: number, onDropped?: (err: WireDecodeError) => void): Out => {
     let doc: unknown;
     try {
       doc = JSON.parse(text);
@@ -142,14 +144,16 @@ export function createVictorDialect(): DialectDecoder {
         const success = doc['success'];
         if (typeof success !== 'boolean') throw invalid('"success" must be a boolean');
         const callId = optionalString(doc, 'call_id', invalid);
-        const elapsed = doc['elapsed_ms'];
-        if (elapsed !== undefined && elapsed !== null && (typeof elapsed !== 'number' || !Number.isFinite(elapsed))) {
-          throw invalid('"elapsed_ms" must be a number');
-        }
-        const truncated = doc['truncated'];
-        if (truncated !== undefined && truncated !== null && typeof truncated !== 'boolean') {
-          throw invalid('"truncated" must be a boolean');
-        }
+        // optional fields: null is absent; a mistyped one is left out and reported (design §1)
+        const dropOptional = (key: string, type: 'number' | 'boolean'): unknown => {
+          const value = doc[key];
+          if (value === undefined || value === null) return undefined;
+          if (typeof value === type && (type !== 'number' || Number.isFinite(value))) return value;
+          onDropped?.(new WireDecodeError('invalid-params', `${event}: dropped "${key}": must be a ${type}`, text, lineNumber));
+          return undefined;
+        };
+        const elapsed = dropOptional('elapsed_ms', 'number');
+        const truncated = dropOptional('truncated', 'boolean');
         const result = doc['result'];
         ensureRun(out);
         const queue = pending.get(name);

@@ -264,32 +264,33 @@ describe('LLM retries', () => {
 });
 
 describe('LLM failures', () => {
-  it('explains a network failure: what happened and what to check (base URL, CORS)', async () => {
+  it('explains a network failure on a server that answers otherwise: the browser withheld the response (CORS)', async () => {
     const { llm, attempts } = scripted('reset', { retries: 1 });
     const { error } = await collect(llm.stream({ messages: USER }));
     const e = error as PagentError;
     expect(e.code).toBe('network');
     expect(e.where).toBe('llm');
-    expect(e.message).toContain('base URL');
+    expect(e.message).toContain('though the server answers');
     expect(e.message).toContain('CORS');
     expect(e.message).toContain(`${api}/llm/script/`);
     expect(e.message).not.toBe('Failed to fetch');
     expect((await attempts()).count).toBe(2);
   });
 
-  it('reports a server that does not allow CORS as a network error that names CORS', async () => {
+  it('reports a server that does not allow CORS as a network error that names CORS and what to send', async () => {
     const { llm } = scripted('nocors', { retries: 0, apiKey: KEY });
     const { error } = await collect(llm.stream({ messages: USER }));
     expect((error as PagentError).code).toBe('network');
-    expect((error as PagentError).message).toMatch(/CORS: Access-Control-Allow-Origin/);
+    expect((error as PagentError).message).toMatch(/\(CORS\)\. The server must allow this page's origin \(Access-Control-Allow-Origin\)/);
     expectNoKey(error);
   });
 
-  it('reports an unreachable server as a network error', async () => {
+  it('reports an unreachable server as a network error that says nothing answered, without a CORS paragraph', async () => {
     const llm = new LLM('m', { baseURL: 'http://127.0.0.1:9/v1', retries: 0 });
     const { error } = await collect(llm.stream({ messages: USER }));
     expect((error as PagentError).code).toBe('network');
-    expect((error as PagentError).message).toContain('http://127.0.0.1:9/v1/chat/completions');
+    expect((error as PagentError).message).toMatch(/^POST http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions failed \(.*\): nothing answered\./);
+    expect((error as PagentError).message).not.toContain('CORS');
   });
 
   it('keeps the key out of an HTTP error whose body echoes the Authorization header', async () => {
@@ -520,5 +521,32 @@ describe('LLM cancellation', () => {
       break;
     }
     expect(seen).toEqual(['Hel']);
+  });
+});
+
+// issue 10, item 13: a redirect must not re-send the conversation to another origin.
+describe('LLM and redirects', () => {
+  const attemptsOf = async (key: string) => (await (await fetch(`${api}/llm/attempts/${key}`)).json()) as { count: number };
+
+  it('refuses a redirect to another origin: the conversation never reaches it, and it is not retried', async () => {
+    const key = testKey();
+    const llm = new LLM('scripted-model', { baseURL: `${api}/llm/script/${key}/xredirect/v1`, apiKey: KEY, retryBaseMs: 1 });
+    const { events, error } = await collect(llm.stream({ messages: [{ role: 'user', content: 'my private question' }] }));
+    expect(events).toEqual([]);
+    expect(error).toBeInstanceOf(PagentError);
+    expect((error as PagentError).code).toBe('redirect');
+    expect((error as PagentError).message).toContain('redirect');
+    expect((error as PagentError).message).toContain(`${api}/llm/script/${key}/xredirect/v1/chat/completions`);
+    expectNoKey(error);
+    expect((await attemptsOf(key)).count).toBe(1);
+    expect((await attemptsOf(`${key}-target`)).count).toBe(0);
+  });
+
+  it('refuses a same-origin redirect in the browser too, where the target cannot be seen', async () => {
+    const key = testKey();
+    const llm = new LLM('scripted-model', { baseURL: `${api}/llm/script/${key}/sredirect/v1`, retryBaseMs: 1 });
+    const { error } = await collect(llm.stream({ messages: USER }));
+    expect((error as PagentError).code).toBe('redirect');
+    expect((await attemptsOf(`${key}-target`)).count).toBe(0);
   });
 });

@@ -116,16 +116,16 @@ describe('<pagent-chat> with a session store', () => {
     await store.rename('s1', 'Paris weather');
     const el = await chatFixture((c) => (c.store = store));
     await until(() => $$(el, '[part="session"]').length === 2, 'the session list');
-    const titles = () => $$(el, '[part="session-open"]').map((b) => b.textContent);
+    const titles = () => $$(el, '[part="session-title"]').map((b) => b.textContent);
     expect(titles()).toContain('Paris weather');
 
-    $$<HTMLButtonElement>(el, '[part="session-open"]').find((b) => b.textContent === 'Paris weather')!.click();
+    $$<HTMLButtonElement>(el, '[part="session-open"]').find((b) => b.querySelector('[part="session-title"]')?.textContent === 'Paris weather')!.click();
     await until(() => answers(el).length === 1, 'the reopened conversation');
     expect($(el, '[part~="user"]')!.textContent!.trim()).toBe('Weather in Paris?');
     expect(answers(el)).toEqual(['It is 18 °C.']);
     expect(toolCards(el)).toEqual([['get_weather', 'ok']]);
 
-    const s2 = () => $$(el, '[part="session"]').find((li) => li.querySelector('[part="session-open"]')?.textContent !== 'Paris weather')!;
+    const s2 = () => $$(el, '[part="session"]').find((li) => li.querySelector('[part="session-title"]')?.textContent !== 'Paris weather')!;
     s2().querySelector<HTMLButtonElement>('[part="session-rename"]')!.click();
     await el.updateComplete;
     const input = $<HTMLInputElement>(el, '[part="session-title-input"]')!;
@@ -135,6 +135,8 @@ describe('<pagent-chat> with a session store', () => {
     expect((await store.list()).map((x) => x.title).sort()).toEqual(['Greetings', 'Paris weather']);
 
     $$(el, '[part="session"]').find((li) => li.textContent!.includes('Paris weather'))!.querySelector<HTMLButtonElement>('[part="session-delete"]')!.click();
+    await el.updateComplete;
+    $<HTMLButtonElement>(el, '[part="session-delete-confirm"]')!.click(); // delete asks first
     await until(() => $$(el, '[part="session"]').length === 1, 'the deletion');
     expect((await store.list()).map((x) => x.id)).toEqual(['s2']);
     expect($$(el, '[part~="message"]')).toEqual([]);
@@ -167,9 +169,9 @@ describe('<pagent-chat> continuing stored conversations with an Agent', () => {
     { role: 'assistant', content: 'Paris.' },
   ];
   const sessionRow = (el: HTMLElement & { shadowRoot: ShadowRoot | null }, title: string) =>
-    [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part="session"]')].find((li) => li.querySelector('[part="session-open"]')?.textContent === title);
+    [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part="session"]')].find((li) => li.querySelector('[part="session-title"]')?.textContent === title);
   const current = (el: HTMLElement & { shadowRoot: ShadowRoot | null }) =>
-    [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part="session"][aria-current="true"]')].map((li) => li.querySelector('[part="session-open"]')?.textContent);
+    [...el.shadowRoot!.querySelectorAll<HTMLElement>('[part="session"][aria-current="true"]')].map((li) => li.querySelector('[part="session-title"]')?.textContent);
 
   it('reopening a conversation continues it (its history is sent, the store grows) and New conversation starts without history', async () => {
     const store = createSessionStore({ name: unique('chat-continue') });
@@ -289,6 +291,8 @@ describe('<pagent-chat> stopping and deleting Agent runs', () => {
     el.send('second');
     await until(() => llm.requests.length === 2 && el.streaming, 'the streaming second run');
     $<HTMLButtonElement>(el, '[part="session-delete"]')!.click();
+    await el.updateComplete;
+    $<HTMLButtonElement>(el, '[part="session-delete-confirm"]')!.click(); // delete asks first
     await until(() => $$(el, '[part="session"]').length === 0, 'the deletion');
     await new Promise((r) => setTimeout(r, 200));
     expect((await store.list()).map((s) => s.id)).not.toContain('B');

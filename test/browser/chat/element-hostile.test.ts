@@ -48,6 +48,8 @@ describe('<pagent-chat> with hostile content in every field', () => {
     const baseURI = document.baseURI;
     const globals = Object.keys(window).length;
     const el = await chatFixture((c) => (c.wireLog = true));
+    // the page runs the message itself: it takes pagent-send and pushes the run's events
+    el.addEventListener('pagent-send', (e) => e.preventDefault());
     el.send(PAYLOADS);
     await pushAll(el, [
       { method: 'RunBegin', params: { user_input: PAYLOADS } },

@@ -335,8 +335,11 @@ describe('<pagent-chat> conversation list', () => {
     { id: 's3', title: undefined, messages: [{ role: 'user' as const, content: 'Hello' }, { role: 'assistant' as const, content: 'Hi!' }] },
   ];
   /** A small in-memory store with the list/load/rename/delete the element uses. */
+  // written yesterday, the day before, and on 5 March 2021
+  const DAY = 24 * 3600 * 1000;
+  const updated = [Date.now() - DAY, Date.now() - 2 * DAY, Date.UTC(2021, 2, 5, 12)];
   const memoryStore = () => ({
-    list: async () => stored.map(({ id, title, messages }) => ({ id, title, messageCount: messages.length })),
+    list: async () => stored.map(({ id, title, messages }, i) => ({ id, title, messageCount: messages.length, updatedAt: updated[i] })),
     load: async (id: string) => stored.find((x) => x.id === id),
     rename: async () => undefined,
     delete: async () => undefined,
@@ -357,13 +360,21 @@ describe('<pagent-chat> conversation list', () => {
   }
 
   for (const theme of ['light', 'dark'] as const) {
-    it(`${theme}: one compact row per conversation, the open one marked, long titles cut with the full title kept`, async () => {
+    it(`${theme}: a row per conversation with its title over its date, the open one marked, long titles cut with the full title kept`, async () => {
       const el = await listFixture(theme, 720);
       const rows = $$(el, '[part="session"]');
       const opens = $$<HTMLButtonElement>(el, '[part="session-open"]');
-      expect(opens.map((b) => b.textContent)).toEqual([LONG, 'Please think before you answer', 'Untitled']);
+      const titles = $$(el, '[part="session-title"]');
+      expect(titles.map((t) => t.textContent)).toEqual([LONG, 'Please think before you answer', 'Untitled']);
       expect(opens.map((b) => b.title)).toEqual([LONG, 'Please think before you answer', 'Untitled']);
       expect(rows.map((r) => r.getAttribute('aria-current'))).toEqual(['true', null, null]);
+      // issue 10, item 16: dates, in the element's locale
+      const short = (t: number, o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en', o).format(new Date(t));
+      expect($$(el, '[part="session-date"]').map((d) => d.textContent)).toEqual([
+        new Date(updated[0]!).getFullYear() === new Date().getFullYear() ? short(updated[0]!, { month: 'short', day: 'numeric' }) : short(updated[0]!, { year: 'numeric', month: 'short', day: 'numeric' }),
+        new Date(updated[1]!).getFullYear() === new Date().getFullYear() ? short(updated[1]!, { month: 'short', day: 'numeric' }) : short(updated[1]!, { year: 'numeric', month: 'short', day: 'numeric' }),
+        'Mar 5, 2021',
+      ]);
       expect($$(el, '[part="session-rename"]').map((b) => b.getAttribute('aria-label'))).toEqual([
         'Rename “What is the weather in Tokyo, and should…”',
         'Rename “Please think before you answer”',
@@ -375,20 +386,23 @@ describe('<pagent-chat> conversation list', () => {
         'Delete “Untitled”',
       ]);
 
-      // a list: each row is one line, its buttons on the title's line at the right, small next to it
+      // the title has the row's whole width: a 30-character title is not cut (issue 10, item 16: it showed ~14)
+      expect(titles[1]!.scrollWidth).toBeLessThanOrEqual(titles[1]!.clientWidth);
+      expect(titles[0]!.scrollWidth).toBeGreaterThan(titles[0]!.clientWidth);
+      expect(getComputedStyle(titles[0]!).textOverflow).toBe('ellipsis');
+      // the date sits under the title, the small icon buttons at the right of the date line
       const first = rows[0]!.getBoundingClientRect();
-      const title = opens[0]!.getBoundingClientRect();
+      const title = titles[0]!.getBoundingClientRect();
+      const date = $$(el, '[part="session-date"]')[0]!.getBoundingClientRect();
       const rename = $$(el, '[part="session-rename"]')[0]!.getBoundingClientRect();
       const del = $$(el, '[part="session-delete"]')[0]!.getBoundingClientRect();
-      expect(first.height).toBeLessThan(40);
-      expect(Math.abs(rename.top + rename.height / 2 - (title.top + title.height / 2))).toBeLessThan(2);
-      expect(rename.left).toBeGreaterThanOrEqual(title.right);
+      expect(first.height).toBeLessThan(64);
+      expect(date.top).toBeGreaterThanOrEqual(title.bottom - 1);
+      expect(Math.abs(rename.top + rename.height / 2 - (date.top + date.height / 2))).toBeLessThan(5);
       expect(del.left).toBeGreaterThan(rename.left);
       expect(first.right - del.right).toBeLessThan(8);
       expect(rename.width).toBeLessThanOrEqual(28);
       expect(rename.height).toBeGreaterThanOrEqual(24);
-      expect(opens[0]!.scrollWidth).toBeGreaterThan(opens[0]!.clientWidth);
-      expect(getComputedStyle(opens[0]!).textOverflow).toBe('ellipsis');
 
       // visible focus on the icon buttons, from the keyboard
       opens[0]!.focus();

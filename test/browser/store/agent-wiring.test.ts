@@ -79,6 +79,7 @@ describe('agent runs saved through the store', () => {
       if (event.method === 'RunEnd') end = event.params.stop_reason;
     }
     expect(end).toBe('cancelled');
+    await agent.whenSaved(); // saving runs in the background, behind the events
     const stored = (await store.load('run'))!.messages;
     expect(stored).toEqual(agent.session.messages);
     expect(stored.slice(0, 3).map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);

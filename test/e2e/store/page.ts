@@ -9,6 +9,7 @@ import { tool } from '../../../src/agent/tools.js';
 import { Session } from '../../../src/agent/session.js';
 import { createWorkspace } from '../../../src/store/workspace.js';
 import { workspaceTools } from '../../../src/agent/workspace-tools.js';
+import '../../../src/chat/pagent-chat.js';
 
 const stores = new Map<string, SessionStore>();
 const changes: StoreChange[] = [];
@@ -23,12 +24,43 @@ function storeFor(name: string): SessionStore {
   return store;
 }
 
+/** Stores with their own options (e.g. a short `openTimeoutMs`), not shared through `storeFor`. */
+function createStore(name: string, openTimeoutMs: number): SessionStore {
+  return createSessionStore({ name, openTimeoutMs });
+}
+
+/**
+ * Another tab's hold on a database: a connection that ignores `versionchange`, and an upgrade to the
+ * next version that it therefore blocks. Every other open of that database waits behind the upgrade
+ * until `release()` closes the connection.
+ */
+async function blockDatabase(name: string): Promise<{ release(): Promise<void> }> {
+  const open = (version?: number) => (version === undefined ? indexedDB.open(name) : indexedDB.open(name, version));
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const req = open();
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  const upgrade = open(db.version + 1);
+  const upgraded = new Promise<IDBDatabase>((resolve, reject) => {
+    upgrade.onsuccess = () => resolve(upgrade.result);
+    upgrade.onerror = () => reject(upgrade.error);
+  });
+  await new Promise<void>((resolve) => (upgrade.onblocked = () => resolve()));
+  return {
+    async release() {
+      db.close();
+      (await upgraded).close();
+    },
+  };
+}
+
 /** Logs every change `storeFor(name)` reports into `changes`. */
 function watch(name: string): void {
   storeFor(name).subscribe((change) => changes.push(change));
 }
 
-const pagent = { createSessionStore, Agent, LLM, tool, Session, storeFor, watch, changes, createWorkspace, workspaceTools };
+const pagent = { createSessionStore, Agent, LLM, tool, Session, storeFor, watch, changes, createWorkspace, workspaceTools, createStore, blockDatabase };
 
 declare global {
   interface Window {

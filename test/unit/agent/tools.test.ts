@@ -100,17 +100,17 @@ describe('runToolCall', () => {
   });
 
   it('runs a valid call and returns its text', async () => {
-    expect(await runToolCall(toolMap(add), call('add', '{"a": 2, "b": 40}'), { signal })).toEqual({ content: '42', ok: true });
+    expect(await runToolCall(toolMap(add), call('add', '{"a": 2, "b": 40}'), { signal })).toEqual({ content: '42', ok: true, elapsedMs: expect.any(Number) });
   });
 
   it('JSON-stringifies a non-string result', async () => {
     const t = tool({ name: 'obj', description: '', parameters: { type: 'object' }, execute: () => ({ x: 1 }) });
-    expect(await runToolCall(toolMap(t), call('obj', '{}'), { signal })).toEqual({ content: '{"x":1}', ok: true });
+    expect(await runToolCall(toolMap(t), call('obj', '{}'), { signal })).toEqual({ content: '{"x":1}', ok: true, elapsedMs: expect.any(Number) });
   });
 
   it('reads empty arguments text as an empty object', async () => {
     const t = tool({ name: 'now', description: '', parameters: { type: 'object', properties: {} }, execute: () => 'noon' });
-    expect(await runToolCall(toolMap(t), call('now', ''), { signal })).toEqual({ content: 'noon', ok: true });
+    expect(await runToolCall(toolMap(t), call('now', ''), { signal })).toEqual({ content: 'noon', ok: true, elapsedMs: expect.any(Number) });
   });
 
   it('answers an invalid JSON text with the "Invalid JSON in tool arguments:" prefix', async () => {
@@ -129,7 +129,7 @@ describe('runToolCall', () => {
 
   it('answers a throwing tool with "<name> error: <message>"', async () => {
     const explode = tool({ name: 'explode', description: '', parameters: { type: 'object' }, execute: () => { throw new Error('boom: disk full'); } });
-    expect(await runToolCall(toolMap(explode), call('explode', '{}'), { signal })).toEqual({ content: 'explode error: boom: disk full', ok: false });
+    expect(await runToolCall(toolMap(explode), call('explode', '{}'), { signal })).toEqual({ content: 'explode error: boom: disk full', ok: false, elapsedMs: expect.any(Number) });
   });
 
   it('gives up on a tool after timeoutMs and aborts its signal', async () => {
@@ -138,7 +138,7 @@ describe('runToolCall', () => {
       name: 'slow', description: '', parameters: { type: 'object' }, timeoutMs: 5,
       execute: (_args, ctx) => { seen = ctx.signal; return new Promise(() => undefined); },
     });
-    expect(await runToolCall(toolMap(slow), call('slow', '{}'), { signal })).toEqual({ content: 'slow error: timed out after 5 ms', ok: false });
+    expect(await runToolCall(toolMap(slow), call('slow', '{}'), { signal })).toEqual({ content: 'slow error: timed out after 5 ms', ok: false, elapsedMs: expect.any(Number) });
     expect(seen?.aborted).toBe(true);
   });
 
@@ -168,9 +168,9 @@ describe('runToolCall', () => {
     const asked: unknown[] = [];
     const guarded = tool({ ...add, needsApproval: (args: { a: number }) => args.a > 1 });
     const approve = (c: unknown): boolean => { asked.push(c); return true; };
-    expect(await runToolCall(toolMap(guarded), call('add', '{"a": 1, "b": 2}'), { signal, approve })).toEqual({ content: '3', ok: true });
+    expect(await runToolCall(toolMap(guarded), call('add', '{"a": 1, "b": 2}'), { signal, approve })).toEqual({ content: '3', ok: true, elapsedMs: expect.any(Number) });
     expect(asked).toEqual([]);
-    expect(await runToolCall(toolMap(guarded), call('add', '{"a": 5, "b": 2}'), { signal, approve })).toEqual({ content: '7', ok: true });
+    expect(await runToolCall(toolMap(guarded), call('add', '{"a": 5, "b": 2}'), { signal, approve })).toEqual({ content: '7', ok: true, elapsedMs: expect.any(Number) });
     expect(asked).toEqual([{ tool_call_id: 'c1', name: 'add', arguments: '{"a": 5, "b": 2}' }]);
   });
 });

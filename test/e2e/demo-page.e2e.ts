@@ -1,0 +1,255 @@
+// The demo page as a newcomer meets it (issue 10, "The demo"; item 16's reload): the own-endpoint key,
+// URL checks, a tool that needs approval, the URL keeps source and language, the whole page themed and
+// localised, the scripted model in zh-CN and ja, a full-viewport layout on desktop and at 375 px.
+import { existsSync, mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { preview, type PreviewServer } from 'vite';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.js';
+
+let server: PreviewServer;
+let browser: Browser;
+let baseUrl: string;
+
+beforeAll(async () => {
+  if (!existsSync('dist-demo/index.html')) throw new Error('dist-demo/ missing: run `npm run build` first');
+  server = await preview({ mode: 'demo', preview: { port: 0, strictPort: false, host: '127.0.0.1' } });
+  baseUrl = server.resolvedUrls!.local[0]!;
+  browser = await launchChromium();
+  mkdirSync('test-results', { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+interface Opened {
+  context: BrowserContext;
+  page: Page;
+  errors: string[];
+}
+
+async function openDemo(query = '', viewport = { width: 1280, height: 800 }, colorScheme: 'light' | 'dark' = 'light'): Promise<Opened> {
+  const context = await browser.newContext({ viewport, colorScheme });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(`${baseUrl}${query}`);
+  await page.waitForSelector('body[data-ready]');
+  return { context, page, errors };
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.locator('pagent-chat textarea').fill(text);
+  await page.keyboard.press('Enter');
+}
+
+const lastAnswer = (page: Page) => page.locator('pagent-chat [part~="answer-text"]').last();
+const streaming = (page: Page) => page.evaluate(() => document.querySelector('pagent-chat')!.streaming);
+
+describe('your own endpoint', () => {
+  it('keeps the key for the page: changing only the model still sends it', async () => {
+    const { context, page, errors } = await openDemo('?source=own');
+    const auth: Array<string | undefined> = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/demo/v1/chat/completions')) auth.push(r.headers()['authorization']);
+    });
+    await page.locator('[name=baseURL]').fill(new URL('demo/v1', baseUrl).href);
+    await page.locator('[name=model]').fill('model-a');
+    await page.locator('[name=apiKey]').fill('sk-demo-Q9x2LmA7vB3n');
+    await page.locator('#endpoint button[type=submit]').click();
+    await send(page, 'Hello');
+    await expect.poll(() => lastAnswer(page).textContent()).toContain('local scripted model');
+    await expect.poll(() => streaming(page)).toBe(false);
+
+    await page.locator('[name=model]').fill('model-b');
+    await page.locator('#endpoint button[type=submit]').click();
+    await expect.poll(() => page.locator('#status').textContent()).toContain('model-b');
+    await send(page, 'Hello again');
+    await expect.poll(() => auth.length).toBe(2);
+    expect(auth).toEqual(['Bearer sk-demo-Q9x2LmA7vB3n', 'Bearer sk-demo-Q9x2LmA7vB3n']);
+    // the key is in no storage: not in localStorage, not in the session store
+    const stored = await page.evaluate(() => JSON.stringify(localStorage));
+    expect(stored).not.toContain('sk-demo');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('checks the URL scheme before using it, and says so in the page language', async () => {
+    const { context, page, errors } = await openDemo('?source=own&lang=ja');
+    let requests = 0;
+    page.on('request', (r) => {
+      if (r.url().includes('chat/completions')) requests++;
+    });
+    await page.locator('[name=baseURL]').fill('localhost:8787/v1');
+    await page.locator('[name=model]').fill('m');
+    await page.locator('#endpoint button[type=submit]').click();
+    await expect.poll(() => page.locator('#status').textContent()).toBe('ベース URL は http:// か https:// で始めてください（入力：「localhost:8787/v1」）。');
+    expect(requests).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('a tool that needs approval', () => {
+  it('shows Approve and Deny on the card; approving runs it, denying does not', async () => {
+    const { context, page, errors } = await openDemo('?source=local');
+    const card = page.locator('pagent-chat [part~="tool-call"]').last();
+    await page.locator('pagent-chat [slot="suggestions"]', { hasText: 'Tool that needs approval' }).click();
+    await expect.poll(() => card.getAttribute('data-status')).toBe('awaiting-approval');
+    expect(await card.locator('[part="tool-name"]').textContent()).toBe('create_reminder');
+    await page.screenshot({ path: 'test-results/demo-approval.png' });
+    await card.locator('[part="approve-button"]').click();
+    await expect.poll(() => lastAnswer(page).textContent()).toBe('Done: the reminder is set.');
+    expect(await card.getAttribute('data-status')).toBe('ok');
+
+    await expect.poll(() => streaming(page)).toBe(false);
+    await send(page, 'Remind me to drink water in an hour.');
+    await expect.poll(() => card.getAttribute('data-status')).toBe('awaiting-approval');
+    await card.locator('[part="deny-button"]').click();
+    await expect.poll(() => lastAnswer(page).textContent()).toBe('You declined, so no reminder was set.');
+    expect(await card.getAttribute('data-status')).toBe('denied');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the URL, the language and the theme', () => {
+  it('keeps the source and the language in the URL, so a reload shows the same page', async () => {
+    const { context, page, errors } = await openDemo();
+    await page.locator('#source').selectOption('local');
+    await page.locator('#lang').selectOption('zh-CN');
+    await page.locator('#theme').selectOption('dark');
+    expect(new URL(page.url()).search).toBe('?source=local&lang=zh-CN&theme=dark');
+    await page.reload();
+    await page.waitForSelector('body[data-ready]');
+    expect(await page.locator('#source').inputValue()).toBe('local');
+    expect(await page.locator('#lang').inputValue()).toBe('zh-CN');
+    expect(await page.locator('h1').textContent()).toBe('pagent-web 演示');
+    expect(await page.evaluate(() => document.querySelector('pagent-chat')!.getAttribute('theme'))).toBe('dark');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('localises its own labels and suggestions in zh-CN and ja', async () => {
+    for (const [lang, label, chip, h1] of [
+      ['zh-CN', '来源', '东京天气', 'pagent-web 演示'],
+      ['ja', 'ソース', '東京の天気', 'pagent-web デモ'],
+    ] as const) {
+      const { context, page, errors } = await openDemo(`?lang=${lang}`);
+      expect(await page.locator('h1').textContent()).toBe(h1);
+      expect(await page.locator('label span').first().textContent()).toBe(label);
+      expect(await page.locator('pagent-chat [slot="suggestions"]').first().textContent()).toBe(chip);
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
+
+  it('themes the whole page, not only the element', async () => {
+    const { context, page, errors } = await openDemo('?theme=dark');
+    const colors = await page.evaluate(() => {
+      const chat = document.querySelector('pagent-chat')!;
+      return { body: getComputedStyle(document.body).backgroundColor, chat: getComputedStyle(chat).backgroundColor, text: getComputedStyle(document.body).color };
+    });
+    const luminance = (rgb: string) => {
+      const [r, g, b] = rgb.match(/\d+/g)!.map(Number);
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    expect(luminance(colors.body)).toBeLessThan(40);
+    expect(luminance(colors.chat)).toBeLessThan(40);
+    expect(luminance(colors.text)).toBeGreaterThan(180);
+    // "auto" follows the system
+    const auto = await openDemo('', undefined, 'dark');
+    expect(luminance(await auto.page.evaluate(() => getComputedStyle(document.body).backgroundColor))).toBeLessThan(40);
+    expect(errors).toEqual([]);
+    await auto.context.close();
+    await context.close();
+  });
+});
+
+describe('the scripted model in every language of the demo', () => {
+  it('answers the Japanese and Chinese sample weather questions about Tokyo, in that language', async () => {
+    for (const [lang, answer] of [
+      ['ja', '東京は今 21°C です。'],
+      ['zh-CN', '所以东京现在是 21°C。'],
+    ] as const) {
+      const { context, page, errors } = await openDemo(`?lang=${lang}`);
+      await page.locator('pagent-chat [slot="suggestions"]').first().click();
+      await expect.poll(() => lastAnswer(page).textContent()).toContain(answer);
+      expect(await page.locator('pagent-chat [part~="tool-result"]').textContent()).toContain('"city":"Tokyo"');
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
+});
+
+describe('the layout uses the viewport', () => {
+  it('fills a desktop window with the chat', async () => {
+    const { context, page } = await openDemo();
+    const chat = await page.locator('pagent-chat').boundingBox();
+    expect(chat!.height).toBeGreaterThan(800 * 0.8);
+    expect(chat!.y + chat!.height).toBeLessThanOrEqual(800);
+    await context.close();
+  });
+
+  it('at 375 px the suggestions keep to one row and the timeline has most of the chat', async () => {
+    const { context, page } = await openDemo('', { width: 375, height: 667 });
+    await send(page, 'Please think before you answer.');
+    await expect.poll(() => lastAnswer(page).textContent()).toContain('42');
+    const boxes = await page.evaluate(() => {
+      const chat = document.querySelector('pagent-chat')!;
+      const timeline = chat.shadowRoot!.querySelector('[part="timeline"]')!.getBoundingClientRect();
+      const chips = [...chat.querySelectorAll('[slot="suggestions"]')].map((c) => Math.round(c.getBoundingClientRect().top));
+      return { chat: chat.getBoundingClientRect().height, timeline: timeline.height, rows: new Set(chips).size, page: document.documentElement.scrollHeight };
+    });
+    expect(boxes.rows).toBe(1);
+    expect(boxes.timeline / boxes.chat).toBeGreaterThan(0.55);
+    expect(boxes.page).toBeLessThanOrEqual(667);
+    await context.close();
+  });
+});
+
+describe('after a reload (item 16)', () => {
+  it('reopens the conversation the agent source showed, highlighted in the list', async () => {
+    const { context, page, errors } = await openDemo('?source=local');
+    await send(page, 'Please think before you answer.');
+    await expect.poll(() => lastAnswer(page).textContent()).toContain('is still the answer.');
+    await expect.poll(() => page.locator('pagent-chat [part="session"]').count()).toBe(1);
+    await page.reload();
+    await page.waitForSelector('body[data-ready]');
+    await expect.poll(() => page.locator('pagent-chat [part~="user"]').first().textContent()).toContain('Please think before you answer.');
+    const current = page.locator('pagent-chat [part="session"][aria-current="true"] [part="session-title"]');
+    await expect.poll(() => current.textContent()).toBe('Please think before you answer.');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('screenshots (looked at, not compared)', () => {
+  const shots: Array<[name: string, query: string, viewport: { width: number; height: number }, scheme: 'light' | 'dark', message: string]> = [
+    ['light', '?source=local&theme=light', { width: 1280, height: 800 }, 'light', "What's the weather in Tokyo?"],
+    ['dark', '?source=local&theme=dark', { width: 1280, height: 800 }, 'dark', 'Please think before you answer.'],
+    ['375-light', '', { width: 375, height: 667 }, 'light', "What's the weather in Tokyo?"],
+    ['375-dark', '?theme=dark&source=local', { width: 375, height: 667 }, 'dark', 'Please fail.'],
+    ['en', '?lang=en', { width: 1000, height: 760 }, 'light', ''],
+    ['zh-CN', '?lang=zh-CN&source=local', { width: 1000, height: 760 }, 'light', '东京的天气怎么样？'],
+    ['ja', '?lang=ja', { width: 1000, height: 760 }, 'light', '東京の天気は？'],
+  ];
+  it.each(shots)('%s', async (name, query, viewport, scheme, message) => {
+    const { context, page, errors } = await openDemo(query, viewport, scheme);
+    if (message) {
+      await send(page, message);
+      await expect.poll(() => streaming(page)).toBe(true);
+      await expect.poll(() => streaming(page)).toBe(false);
+    }
+    await page.screenshot({ path: `test-results/demo-${name}.png` });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

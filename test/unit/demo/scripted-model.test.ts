@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { languageOf, scriptedStep } from '../../../demo/scripted-model.js';
+
+const weatherResult = (city: string) => ({ role: 'tool', content: JSON.stringify({ city, temp: 21, unit: 'celsius' }) });
+
+// The demo's scripted model understands its own sample questions in every language of the demo.
+describe('the demo scripted model', () => {
+  it('asks the weather tool for Tokyo in Japanese and Chinese (not Paris)', () => {
+    expect(scriptedStep([{ role: 'user', content: '東京の天気は？' }])).toEqual({ kind: 'tool', name: 'get_weather', args: { city: 'Tokyo' } });
+    expect(scriptedStep([{ role: 'user', content: '东京的天气怎么样？' }])).toEqual({ kind: 'tool', name: 'get_weather', args: { city: 'Tokyo' } });
+    expect(scriptedStep([{ role: 'user', content: "What's the weather in Tokyo?" }])).toEqual({ kind: 'tool', name: 'get_weather', args: { city: 'Tokyo' } });
+    expect(scriptedStep([{ role: 'user', content: 'パリの天気は？' }])).toEqual({ kind: 'tool', name: 'get_weather', args: { city: 'Paris' } });
+  });
+
+  it('answers in the language of the question', () => {
+    const ja = scriptedStep([{ role: 'user', content: '東京の天気は？' }, { role: 'assistant' }, weatherResult('Tokyo')]);
+    expect(ja).toMatchObject({ kind: 'text' });
+    expect((ja as { text: string }).text).toContain('東京は今 **21°C** です。');
+    const zh = scriptedStep([{ role: 'user', content: '东京的天气怎么样？' }, { role: 'assistant' }, weatherResult('Tokyo')]);
+    expect((zh as { text: string }).text).toContain('所以东京现在是 **21°C**。');
+    const en = scriptedStep([{ role: 'user', content: "What's the weather in Tokyo?" }, { role: 'assistant' }, weatherResult('Tokyo')]);
+    expect((en as { text: string }).text).toContain('So it is **21° celsius in Tokyo** right now.');
+  });
+
+  it('understands the other sample questions in Chinese and Japanese', () => {
+    expect(scriptedStep([{ role: 'user', content: '请先思考再回答。' }])).toMatchObject({ kind: 'text', reasoning: expect.stringContaining('思考') });
+    expect(scriptedStep([{ role: 'user', content: '考えてから答えてください。' }])).toMatchObject({ kind: 'text', reasoning: expect.stringContaining('推論') });
+    expect(scriptedStep([{ role: 'user', content: '请故意失败一次。' }])).toMatchObject({ kind: 'error' });
+    expect(scriptedStep([{ role: 'user', content: 'わざと失敗してください。' }])).toMatchObject({ kind: 'error' });
+    expect(scriptedStep([{ role: 'user', content: '一小时后提醒我起来活动一下。' }])).toMatchObject({ kind: 'tool', name: 'create_reminder' });
+    expect(scriptedStep([{ role: 'user', content: '1時間後にストレッチするようリマインドして。' }])).toMatchObject({ kind: 'tool', name: 'create_reminder' });
+  });
+
+  it('says what happened to a reminder the user approved, denied, or could not be asked about', () => {
+    const ask = { role: 'user', content: 'Remind me to stretch in an hour.' };
+    const after = (content: string) => scriptedStep([ask, { role: 'assistant' }, { role: 'tool', content }]);
+    expect(after('{"id":"reminder-1","text":"x","in_minutes":60}')).toEqual({ kind: 'text', text: 'Done: the reminder is set.' });
+    expect(after('create_reminder error: denied by the user')).toEqual({ kind: 'text', text: 'You declined, so no reminder was set.' });
+    expect((after('create_reminder error: denied (no approve function is configured)') as { text: string }).text).toContain('cannot ask you for approval');
+  });
+
+  it('tells the languages apart by their scripts', () => {
+    expect([languageOf('東京の天気は？'), languageOf('东京的天气怎么样？'), languageOf('Hello')]).toEqual(['ja', 'zh', 'en']);
+  });
+});
