@@ -15,7 +15,7 @@
  * - an opener and its closer (emphasis, link brackets, code span backticks, raw-HTML ends) match only
  *   within 4,096 characters, so what a new character can change stays bounded;
  * - block quotes, lists and items nest at most 32 deep (deeper markers are text);
- * - named character references outside the ~110 common ones read as written until the full HTML5 table
+ * - named character references outside the ~40 most common ones read as written until the full HTML5 table
  *   (a lazily loaded 10 kB chunk) arrives, then the text using them is rendered again;
  * - a paragraph past 2,048 characters is split into block-level `<div>` chunks at soft line breaks, and a
  *   code block into chunks of 100 lines, so the browser lays out only the last chunk per update (a soft

@@ -1,6 +1,6 @@
 /**
- * Named character references (CommonMark §2.5 uses the HTML5 list of 2,125 names). The ~110 that model
- * text uses (markup-significant, typography, arrows, maths, ASCII punctuation) are built in; the whole list
+ * Named character references (CommonMark §2.5 uses the HTML5 list of 2,125 names). The ~40 that model
+ * text uses most (markup-significant, typography, arrows) are built in; the whole list
  * is a separate 11 kB (min+gzip) chunk loaded the first time a text names one that is not built in. Until it arrives such a
  * reference reads as written; renderers that met one re-render when it lands ({@link onEntitiesLoaded}).
  */

@@ -4,7 +4,6 @@
  * when the page's `allowImage` says so. Adjacent text is one Text node (appended to, not added), and GFM
  * email autolinks are found in it as cmark-gfm finds them (in consolidated text outside links).
  */
-import { safeUrl } from '../safe-url.js';
 import { MAX_EMAIL, type Inline } from './inlines.js';
 
 /** Inline elements (emphasis, links, code) nest at most this deep; deeper ones render their content only. */
@@ -32,14 +31,15 @@ export interface DomContext {
 const ALLOWED_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 
 /**
- * The `href` to use for a link destination (already decoded and percent-encoded as CommonMark says), or
- * `null` when it must stay text: only http, https, mailto and relative URLs pass, checked both as the
- * browser will read the attribute and after {@link safeUrl}'s entity decoding and invisible-character
- * removal. An empty destination is a link to the page itself, as in CommonMark.
+ * The `href` to use for a link destination, or `null` when it must stay text: only http, https, mailto and
+ * relative URLs pass. The destination was decoded and percent-encoded by the parser (CommonMark's
+ * normalisation), so it holds no space, control, tab or entity that the browser's URL parser could read
+ * differently: the scheme checked here is the one a click would use. An empty destination is a link to
+ * the page itself, as in CommonMark.
  */
 export function linkHref(destination: string): string | null {
   if (destination === '') return '';
-  if (safeUrl(destination) === null) return null;
+  if (/[^\x21-\x7e]/.test(destination)) return null;
   try {
     if (!ALLOWED_SCHEMES.has(new URL(destination, 'https://relative.invalid/').protocol)) return null;
   } catch {
