@@ -31,7 +31,8 @@ function formatSize(bytes: number, locale: string): string {
 /** The panel: a disclosure with one row per file (file names are shown as text, never as markup). */
 export function renderFilesPanel(view: FilesPanelView, locale: string): TemplateResult {
   const s = view.strings;
-  return html`<details part="files" class="files" open>
+  // Open once there are files: an empty workspace takes one line.
+  return html`<details part="files" class="files" ?open=${view.files.length > 0}>
     <summary part="files-summary">${s.files} (${view.files.length})</summary>
     ${view.files.length === 0
       ? html`<p class="files-empty">${s.filesEmpty}</p>`
