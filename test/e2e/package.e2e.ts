@@ -1,0 +1,39 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installPacked, type PackResult } from '../helpers/packed.js';
+
+// The tarball `npm publish` would upload (built by `npm test`'s pretest), unpacked.
+let consumer: string;
+let packed: PackResult;
+
+beforeAll(async () => {
+  consumer = await mkdtemp(join(tmpdir(), 'pagent-package-'));
+  packed = await installPacked(consumer);
+}, 60_000);
+
+afterAll(async () => {
+  await rm(consumer, { recursive: true, force: true });
+});
+
+describe('the published package', () => {
+  it('holds the built files, the manifest, README and LICENSE, and nothing else', () => {
+    const top = new Set(packed.files.map((f) => f.split('/')[0]));
+    expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'custom-elements.json', 'dist', 'package.json']);
+    expect(packed.files).toEqual(
+      expect.arrayContaining(['dist/index.js', 'dist/pagent-chat.js', 'dist/chat/events.d.ts']),
+    );
+  });
+
+  it('passes publint, suggestions included, but for "sideEffects"', async () => {
+    const { messages, pkg } = await publint({ pkgDir: packed.dir, level: 'suggestion', strict: true, pack: false });
+    // Expected: USE_SIDE_EFFECTS. pagent-chat.js registers the element, and bundlers apply a package's
+    // "sideEffects" to its own sources too: a list naming only the registration file made the demo build
+    // drop demo/app.ts.
+    expect(messages.map((m) => m.code)).toEqual(['USE_SIDE_EFFECTS']);
+    expect(messages.filter((m) => m.code !== 'USE_SIDE_EFFECTS').map((m) => formatMessage(m, pkg))).toEqual([]);
+  }, 60_000);
+});
