@@ -35,28 +35,46 @@ function testApi(): Plugin {
 
 const external = [/^lit(\/|$)/, /^@lit\//, 'idb-keyval', /^eventsource-parser(\/|$)/];
 
+/** `vite build --mode bundle`: dist/pagent-chat.bundle.js, one ES module with every dependency inlined. */
+const bundleBuild = {
+  outDir: 'dist',
+  emptyOutDir: false, // next to the library build
+  sourcemap: true,
+  copyPublicDir: false,
+  modulePreload: false,
+  // Not library mode: that keeps whitespace in ES output for consumers' tree-shaking; this file is final.
+  minify: true,
+  rolldownOptions: {
+    input: { 'pagent-chat.bundle': 'src/pagent-chat.bundle.ts' },
+    preserveEntrySignatures: 'strict' as const,
+    output: { format: 'es' as const, entryFileNames: '[name].js' },
+  },
+};
+
 export default defineConfig(({ mode }) => ({
   plugins: mode === 'demo' ? [demoServer()] : [testApi()],
   build:
     mode === 'demo'
       ? // `vite build --mode demo`: the demo app (index.html → demo/main.ts)
         { outDir: 'dist-demo', emptyOutDir: true }
-      : // `vite build`: the library, ESM only, dependencies left as bare imports
-        {
-          outDir: 'dist',
-          emptyOutDir: true,
-          sourcemap: true,
-          minify: false, // consumers' bundlers minify; readable dist for debugging
-          lib: {
-            entry: {
-              index: 'src/index.ts',
-              element: 'src/chat/element.ts',
-              'pagent-chat': 'src/chat/pagent-chat.ts',
+      : mode === 'bundle'
+        ? bundleBuild
+        : // `vite build`: the library, ESM only, dependencies left as bare imports
+          {
+            outDir: 'dist',
+            emptyOutDir: true,
+            sourcemap: true,
+            minify: false, // consumers' bundlers minify; readable dist for debugging
+            lib: {
+              entry: {
+                index: 'src/index.ts',
+                element: 'src/chat/element.ts',
+                'pagent-chat': 'src/chat/pagent-chat.ts',
+              },
+              formats: ['es' as const],
             },
-            formats: ['es' as const],
+            rolldownOptions: { external },
           },
-          rolldownOptions: { external },
-        },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
   test: {
     globalSetup: ['test/global-setup.ts'],

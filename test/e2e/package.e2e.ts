@@ -24,15 +24,15 @@ describe('the published package', () => {
     const top = new Set(packed.files.map((f) => f.split('/')[0]));
     expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'custom-elements.json', 'dist', 'package.json']);
     expect(packed.files).toEqual(
-      expect.arrayContaining(['dist/index.js', 'dist/pagent-chat.js', 'dist/chat/events.d.ts']),
+      expect.arrayContaining(['dist/index.js', 'dist/pagent-chat.js', 'dist/pagent-chat.bundle.js', 'dist/chat/events.d.ts']),
     );
   });
 
   it('passes publint, suggestions included, but for "sideEffects"', async () => {
     const { messages, pkg } = await publint({ pkgDir: packed.dir, level: 'suggestion', strict: true, pack: false });
     // Expected: USE_SIDE_EFFECTS. pagent-chat.js registers the element, and bundlers apply a package's
-    // "sideEffects" to its own sources too: a list naming only the registration file made the demo build
-    // drop demo/app.ts.
+    // "sideEffects" to its own sources too: a list naming only the registration files made the demo build
+    // drop demo/app.ts and the no-bundler build drop its customElements.define().
     expect(messages.map((m) => m.code)).toEqual(['USE_SIDE_EFFECTS']);
     expect(messages.filter((m) => m.code !== 'USE_SIDE_EFFECTS').map((m) => formatMessage(m, pkg))).toEqual([]);
   }, 60_000);

@@ -13,7 +13,7 @@ beforeAll(async () => {
 
 describe('the shipped types, in a strict consumer', () => {
   it.each(['tsconfig.json', 'tsconfig.node16.json'])(
-    'type the DOM events, the tag and tool() arguments (%s)',
+    'type DOM events, the tag, tool() arguments and the bundle (%s)',
     (config) => {
       const { errors, files } = typecheck(join(consumer, config));
       expect(errors).toBe('');
