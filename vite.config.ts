@@ -70,6 +70,10 @@ export default defineConfig(({ mode }) => ({
                 index: 'src/index.ts',
                 element: 'src/chat/element.ts',
                 'pagent-chat': 'src/chat/pagent-chat.ts',
+                // types-only entries (JSX / template declarations): empty modules, so a plain import works too
+                react: 'src/chat/frameworks/react.ts',
+                vue: 'src/chat/frameworks/vue.ts',
+                svelte: 'src/chat/frameworks/svelte.ts',
               },
               formats: ['es' as const],
             },

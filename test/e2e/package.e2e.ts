@@ -24,7 +24,7 @@ describe('the published package', () => {
     const top = new Set(packed.files.map((f) => f.split('/')[0]));
     expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'custom-elements.json', 'dist', 'package.json']);
     expect(packed.files).toEqual(
-      expect.arrayContaining(['dist/index.js', 'dist/pagent-chat.js', 'dist/pagent-chat.bundle.js', 'dist/chat/events.d.ts']),
+      expect.arrayContaining(['dist/index.js', 'dist/pagent-chat.js', 'dist/pagent-chat.bundle.js', 'dist/chat/events.d.ts', 'dist/chat/frameworks/react.d.ts']),
     );
   });
 
