@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'vite';
@@ -7,17 +8,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.js';
 import { installPacked, ROOT } from '../helpers/packed.js';
+import { codeBlock } from '../helpers/readme.js';
 import { startStaticServer } from '../helpers/static-server.js';
 import { typecheck } from '../helpers/typecheck.js';
 
-// One app per framework under test/consumers/, importing the packed package through its exports. Each is
-// type-checked with its framework's checker, together with a file of deliberate mistakes that the checker
-// must report, then built with `vite build` and run in Chromium.
+// One app per framework under test/consumers/, written as the README's recipes say, importing the packed
+// package through its exports. Each is type-checked with its framework's checker, together with the
+// README's own recipe (written to src/readme/) and a file of deliberate mistakes that the checker must
+// report, then built with `vite build` and run in Chromium.
 const run = promisify(execFile);
 const bin = (name: string): string => join(ROOT, 'node_modules/.bin', name);
 
 interface Framework {
   name: 'react' | 'vue' | 'svelte';
+  /** The README recipe's fence language and the file it becomes. */
+  recipe: { lang: string; file: string };
   /** Type-checks the app; returns the problems reported. */
   check(dir: string): Promise<string[]>;
 }
@@ -36,6 +41,7 @@ async function output(file: string, args: string[], cwd: string): Promise<string
 const frameworks: Framework[] = [
   {
     name: 'react',
+    recipe: { lang: 'tsx', file: 'Readme.tsx' },
     // src/type-errors.tsx holds @ts-expect-error lines: an unused one is an error too
     check: async (dir) => {
       const { errors } = typecheck(join(dir, 'tsconfig.json'));
@@ -44,6 +50,7 @@ const frameworks: Framework[] = [
   },
   {
     name: 'vue',
+    recipe: { lang: 'vue', file: 'Readme.vue' },
     // App.vue holds @vue-expect-error lines in a v-if="false" block
     check: async (dir) => {
       const out = await output(bin('vue-tsc'), ['--noEmit', '-p', 'tsconfig.json'], dir);
@@ -52,6 +59,7 @@ const frameworks: Framework[] = [
   },
   {
     name: 'svelte',
+    recipe: { lang: 'svelte', file: 'Readme.svelte' },
     // Svelte markup has no expect-error comment: src/TypeErrors.svelte's three mistakes must be the only errors
     check: async (dir) => {
       const out = await output(bin('svelte-check'), ['--workspace', '.', '--tsconfig', './tsconfig.json', '--output', 'machine'], dir);
@@ -78,16 +86,18 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe.each(frameworks)('<pagent-chat> in $name', ({ name, check }) => {
+describe.each(frameworks)('<pagent-chat> in $name', ({ name, recipe, check }) => {
   const dir = join(ROOT, 'test/consumers', name);
   const outDir = join(ROOT, 'test-results/consumers', name);
   const label = `${name[0]!.toUpperCase()}${name.slice(1)}`;
 
   beforeAll(async () => {
     await installPacked(dir);
+    await mkdir(join(dir, 'src/readme'), { recursive: true });
+    await writeFile(join(dir, 'src/readme', recipe.file), codeBlock('React 19, Vue 3, Svelte 5', recipe.lang).code);
   }, 60_000);
 
-  it('type-checks the app, and reports the mistakes', async () => {
+  it('type-checks the app and the README recipe, and reports the mistakes', async () => {
     expect(await check(dir)).toEqual([]);
   }, 120_000);
 

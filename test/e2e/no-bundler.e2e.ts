@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -179,6 +179,46 @@ describe('the README Quick start in a plain page', () => {
   it('names the package version in the CDN URL', async () => {
     const { version } = (await import('../../package.json', { with: { type: 'json' } })).default;
     expect([...quickStart.matchAll(CDN)].map((m) => m[0])).toEqual([`https://cdn.jsdelivr.net/npm/pagent-web@${version}/`]);
+  });
+});
+
+describe('the README no-bundler Agent sample', () => {
+  it('runs an in-browser agent from a plain page (the provider: a recorded OpenAI stream)', async () => {
+    const html = `<!doctype html><html><head><meta charset="utf-8"></head><body>\n${codeBlock('No bundler, or a CDN', 'html').code.replace(CDN, '/pagent-web/')}</body></html>`;
+    const recorded = await readFile(new URL('../fixtures/provider/text.sse', import.meta.url), 'utf8');
+    const server = await startStaticServer({
+      root: join(consumer, 'node_modules'),
+      routes: [
+        (_, res, url) => {
+          if (url.pathname !== '/') return false;
+          res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);
+          return true;
+        },
+      ],
+    });
+    const page = await browser.newPage();
+    page.setDefaultTimeout(10_000);
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(String(e)));
+    page.on('dialog', (d) => void d.accept('sk-test-key'));
+    const authorizations: Array<string | undefined> = [];
+    await page.route('https://api.openai.com/**', (route) => {
+      authorizations.push(route.request().headers()['authorization']);
+      return route.fulfill({
+        status: 200,
+        headers: { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'text/event-stream' },
+        body: recorded,
+      });
+    });
+    await page.goto(server.url);
+    // the key comes from the sample's prompt(); the module has run once the element holds the agent
+    await expect.poll(() => page.evaluate(() => document.querySelector('pagent-chat')?.agent !== undefined)).toBe(true);
+    await send(page, 'What is 2+2?');
+    await expect.poll(() => page.locator('pagent-chat [part~="answer-text"]').last().textContent()).toBe('The answer is 4.');
+    expect(authorizations).toEqual(['Bearer sk-test-key']);
+    expect(problems).toEqual([]);
+    await page.close();
+    await server.close();
   });
 });
 

@@ -1,10 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installPacked, type PackResult } from '../helpers/packed.js';
+import { README } from '../helpers/readme.js';
 
 // The tarball `npm publish` would upload (built by `npm test`'s pretest), unpacked.
 let consumer: string;
@@ -24,7 +26,7 @@ describe('the published package', () => {
     const top = new Set(packed.files.map((f) => f.split('/')[0]));
     expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'custom-elements.json', 'dist', 'package.json']);
     expect(packed.files).toEqual(
-      expect.arrayContaining(['dist/index.js', 'dist/pagent-chat.js', 'dist/pagent-chat.bundle.js', 'dist/chat/events.d.ts', 'dist/chat/frameworks/react.d.ts']),
+      expect.arrayContaining(['dist/pagent-chat.bundle.js', 'dist/chat/events.d.ts', 'dist/chat/frameworks/react.d.ts']),
     );
   });
 
@@ -36,4 +38,12 @@ describe('the published package', () => {
     expect(messages.map((m) => m.code)).toEqual(['USE_SIDE_EFFECTS']);
     expect(messages.filter((m) => m.code !== 'USE_SIDE_EFFECTS').map((m) => formatMessage(m, pkg))).toEqual([]);
   }, 60_000);
+
+  it('is as large as the README says: pagent-chat.bundle.js, min and min+gzip (gzip -9), in kB', async () => {
+    const code = await readFile(join(packed.dir, 'dist/pagent-chat.bundle.js'));
+    const stated = /bundle\.js`\) is one ES module[\s\S]*?:\s+(\d+) kB minified, (\d+) kB min\+gzip/.exec(README);
+    expect(stated, 'the README states the size of the bundle').not.toBeNull();
+    const kB = (bytes: number): number => Math.round(bytes / 1024);
+    expect([Number(stated![1]), Number(stated![2])]).toEqual([kB(code.length), kB(gzipSync(code, { level: 9 }).length)]);
+  });
 });
