@@ -47,7 +47,8 @@ const bundleBuild = {
   rolldownOptions: {
     input: { 'pagent-chat.bundle': 'src/pagent-chat.bundle.ts' },
     preserveEntrySignatures: 'strict' as const,
-    output: { format: 'es' as const, entryFileNames: '[name].js' },
+    // one file: the lazily loaded entity table is inlined too
+    output: { format: 'es' as const, entryFileNames: '[name].js', codeSplitting: false },
   },
 };
 
