@@ -154,7 +154,7 @@ describe('the README Quick start in a plain page', () => {
     const answer = page.locator('pagent-chat [part~="answer-text"]').last();
     await expect.poll(() => answer.textContent()).toContain('See the docs.');
     expect(await answer.locator('strong').textContent()).toBe('without a bundler');
-    expect(await answer.locator('pre code').textContent()).toBe('console.log("hi");');
+    expect(await answer.locator('pre code').textContent()).toBe('console.log("hi");\n');
     expect(await answer.locator('li').allTextContents()).toEqual(['one', 'two']);
     expect(await answer.locator('a').getAttribute('href')).toBe('https://example.com/docs');
     const card = page.locator('pagent-chat [part~="tool-call"]');
