@@ -1,5 +1,5 @@
 /**
- * custom-elements.json: `npm run analyze` writes it; test/unit/package/manifest.test.ts fails when the
+ * custom-elements.json: `npm run analyze` writes it; test/package/manifest.test.ts fails when the
  * committed copy differs from a fresh one. It describes the public API only, with the paths a page imports.
  */
 

@@ -123,6 +123,20 @@ export default defineConfig(({ mode }) => ({
           hookTimeout: 60_000,
         },
       },
+      {
+        // The package as a consumer gets it (npm pack): its types, the framework apps, the README's samples,
+        // the no-bundler page, the manifest. Compilers and builds keep both cores busy for a while, so this
+        // project starts after the others, whose tests wait on streams in real time.
+        extends: true,
+        test: {
+          name: 'package',
+          environment: 'node',
+          include: ['test/package/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 }));

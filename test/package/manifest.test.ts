@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // custom-elements.json is committed and shipped; `npm run analyze` rewrites it from the element's JSDoc
 // (custom-elements-manifest.config.mjs). This regenerates it elsewhere and compares.
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const cem = join(root, 'node_modules/@custom-elements-manifest/analyzer/cem.js');
 
 interface Member {

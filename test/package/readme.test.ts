@@ -6,7 +6,7 @@ import { typecheck } from '../helpers/typecheck.js';
 
 // Every ```ts block of the README compiles as written, each as its own module, against the packed
 // package under `strict`. test/consumers/readme/src/app.d.ts declares only the app's own placeholders
-// (apiKey, fetchWeather, …); the JSX, Vue and Svelte recipes are checked by frameworks.e2e.ts.
+// (apiKey, fetchWeather, …); the JSX, Vue and Svelte recipes are checked by frameworks.test.ts.
 const consumer = join(ROOT, 'test/consumers/readme');
 
 beforeAll(async () => {
