@@ -35,28 +35,51 @@ function testApi(): Plugin {
 
 const external = [/^lit(\/|$)/, /^@lit\//, 'idb-keyval', /^eventsource-parser(\/|$)/];
 
+/** `vite build --mode bundle`: dist/pagent-chat.bundle.js, one ES module with every dependency inlined. */
+const bundleBuild = {
+  outDir: 'dist',
+  emptyOutDir: false, // next to the library build
+  sourcemap: true,
+  copyPublicDir: false,
+  modulePreload: false,
+  // Not library mode: that keeps whitespace in ES output for consumers' tree-shaking; this file is final.
+  minify: true,
+  rolldownOptions: {
+    input: { 'pagent-chat.bundle': 'src/pagent-chat.bundle.ts' },
+    preserveEntrySignatures: 'strict' as const,
+    // one file: the lazily loaded entity table is inlined too
+    output: { format: 'es' as const, entryFileNames: '[name].js', codeSplitting: false },
+  },
+};
+
 export default defineConfig(({ mode }) => ({
   plugins: mode === 'demo' ? [demoServer()] : [testApi()],
   build:
     mode === 'demo'
       ? // `vite build --mode demo`: the demo app (index.html → demo/main.ts)
         { outDir: 'dist-demo', emptyOutDir: true }
-      : // `vite build`: the library, ESM only, dependencies left as bare imports
-        {
-          outDir: 'dist',
-          emptyOutDir: true,
-          sourcemap: true,
-          minify: false, // consumers' bundlers minify; readable dist for debugging
-          lib: {
-            entry: {
-              index: 'src/index.ts',
-              element: 'src/chat/element.ts',
-              'pagent-chat': 'src/chat/pagent-chat.ts',
+      : mode === 'bundle'
+        ? bundleBuild
+        : // `vite build`: the library, ESM only, dependencies left as bare imports
+          {
+            outDir: 'dist',
+            emptyOutDir: true,
+            sourcemap: true,
+            minify: false, // consumers' bundlers minify; readable dist for debugging
+            lib: {
+              entry: {
+                index: 'src/index.ts',
+                element: 'src/chat/element.ts',
+                'pagent-chat': 'src/chat/pagent-chat.ts',
+                // types-only entries (JSX / template declarations): empty modules, so a plain import works too
+                react: 'src/chat/frameworks/react.ts',
+                vue: 'src/chat/frameworks/vue.ts',
+                svelte: 'src/chat/frameworks/svelte.ts',
+              },
+              formats: ['es' as const],
             },
-            formats: ['es' as const],
+            rolldownOptions: { external },
           },
-          rolldownOptions: { external },
-        },
   preview: { host: '127.0.0.1', port: 4173, strictPort: true },
   test: {
     globalSetup: ['test/global-setup.ts'],
@@ -98,6 +121,20 @@ export default defineConfig(({ mode }) => ({
           include: ['test/e2e/**/*.e2e.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // The package as a consumer gets it (npm pack): its types, the framework apps, the README's samples,
+        // the no-bundler page, the manifest. Compilers and builds keep both cores busy for a while, so this
+        // project starts after the others, whose tests wait on streams in real time.
+        extends: true,
+        test: {
+          name: 'package',
+          environment: 'node',
+          include: ['test/package/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -1,6 +1,7 @@
 export type { ChatMessage, SystemMessage, UserMessage, AssistantMessage, ToolMessage, ToolSchema } from './messages.js';
 export { tool, checkArguments } from './tools.js';
 export type { Tool, ToolOptions, ToolContext, ToolApprovalRequest } from './tools.js';
+export type { SchemaArgs, ObjectSchema, JsonSchemaTypeName } from './schema-args.js';
 export { Session, SlidingWindowSession, CompactingSession, estimateTokens } from './session.js';
 export type { SessionJSON, CountTokens, SlidingWindowSessionOptions, CompactingSessionOptions, SummaryModel } from './session.js';
 export { Agent } from './agent.js';

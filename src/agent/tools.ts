@@ -3,6 +3,7 @@
  * its JSON Schema, `runToolCall` turns one model tool call into a tool result with pagent's fault texts.
  */
 import type { ToolSchema } from './messages.js';
+import type { ObjectSchema, SchemaArgs } from './schema-args.js';
 
 /** What a tool's `execute` gets besides its arguments. */
 export interface ToolContext {
@@ -53,16 +54,21 @@ export interface Tool<Args = Record<string, unknown>> extends ToolOptions<Args> 
 }
 
 /**
- * Defines a tool for an `Agent`.
+ * Defines a tool for an `Agent`. With `parameters` written as a literal object schema, `execute` gets
+ * its argument type from it (`type`, `properties`, `required`, `enum`, `const`, `items`: the keywords
+ * checked before `execute` runs); otherwise give the type: `tool<{ a: number }>({…})`.
  *
  * @example
- * const add = tool<{ a: number; b: number }>({
+ * const add = tool({
  *   name: 'add', description: 'Add two integers.',
  *   parameters: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] },
- *   execute: ({ a, b }) => String(a + b),
+ *   execute: ({ a, b }) => String(a + b), // a: number, b: number
  * });
  */
-export function tool<Args = Record<string, unknown>>(options: ToolOptions<Args>): Tool<Args> {
+export function tool<const P extends ObjectSchema>(options: ToolOptions<SchemaArgs<P>> & { parameters: P }): Tool<SchemaArgs<P>>;
+/** Defines a tool whose argument type is given (`tool<{ a: number }>`) or left open. */
+export function tool<Args = Record<string, unknown>>(options: ToolOptions<Args>): Tool<Args>;
+export function tool<Args>(options: ToolOptions<Args>): Tool<Args> {
   if (!options.name) throw new TypeError('tool(): "name" is required');
   return {
     ...options,

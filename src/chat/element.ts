@@ -40,6 +40,15 @@ export interface ChatClient {
 
 export type { ApprovalRequest, ChatAgent, ChatAgentRunOptions };
 export type { ChatStore, ChatWorkspace };
+export type { PagentChatStrings };
+// Re-exported so that every entry naming the element also loads the DOM event map declared with them.
+export type {
+  PagentChatEventMap,
+  PagentErrorDetail,
+  PagentEventDetail,
+  PagentRunEndDetail,
+  PagentSendDetail,
+} from './events.js';
 
 /** Builds the POST body for `src` from the user's text and the server's session id. */
 export type ChatBody = (text: string, sessionId: string | undefined) => unknown;
@@ -67,10 +76,10 @@ const WIRE_LOG_LIMIT = 2000;
  * @slot suggestions - Suggestion chips; clicking one sends its `data-text` (or its text). Slotted elements get a
  *   chip look (rounded, themed colours, focus ring) that the page's own styles override. They sit under the
  *   empty state's invitation, then in one horizontally scrolling row above the composer.
- * @event pagent-send - `{text}`; cancelable: cancel to handle the message yourself.
- * @event pagent-event - `{event}` for every event the timeline receives.
- * @event pagent-run-end - `{params}` of every `RunEnd` (also cancelled or failed runs).
- * @event pagent-error - `{error: PagentError}` for every `RunError`.
+ * @event {CustomEvent<PagentSendDetail>} pagent-send - `{text}`; cancelable: cancel to handle the message yourself.
+ * @event {CustomEvent<PagentEventDetail>} pagent-event - `{event}` for every event the timeline receives.
+ * @event {CustomEvent<PagentRunEndDetail>} pagent-run-end - `{params}` of every `RunEnd` (also cancelled or failed runs).
+ * @event {CustomEvent<PagentErrorDetail>} pagent-error - `{error: PagentError}` for every `RunError`.
  * @csspart timeline - The scrolling conversation (`role="log"`).
  * @csspart empty - The empty state: a short invitation and the suggestions, until the first message.
  * @csspart message - Every message; also `user` or `answer`.
@@ -156,6 +165,7 @@ export class PagentChat extends LitElement {
    */
   @property({ attribute: false }) stopGraceMs = 1000;
 
+  /** The `lang` attribute picks the strings: `zh…` → zh-CN, `ja…` → ja, else en; absent: the nearest ancestor's `lang`. */
   @property({ attribute: 'lang' }) private langAttribute: string | null = null;
   @state() private timeline: TimelineState = createTimeline();
   @state() private announcement = '';

@@ -1,0 +1,49 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installPacked, type PackResult } from '../helpers/packed.js';
+import { README } from '../helpers/readme.js';
+
+// The tarball `npm publish` would upload (built by `npm test`'s pretest), unpacked.
+let consumer: string;
+let packed: PackResult;
+
+beforeAll(async () => {
+  consumer = await mkdtemp(join(tmpdir(), 'pagent-package-'));
+  packed = await installPacked(consumer);
+}, 60_000);
+
+afterAll(async () => {
+  await rm(consumer, { recursive: true, force: true });
+});
+
+describe('the published package', () => {
+  it('holds the built files, the manifest, README and LICENSE, and nothing else', () => {
+    const top = new Set(packed.files.map((f) => f.split('/')[0]));
+    expect([...top].sort()).toEqual(['LICENSE', 'README.md', 'custom-elements.json', 'dist', 'package.json']);
+    expect(packed.files).toEqual(
+      expect.arrayContaining(['dist/pagent-chat.bundle.js', 'dist/chat/events.d.ts', 'dist/chat/frameworks/react.d.ts']),
+    );
+  });
+
+  it('passes publint, suggestions included, but for "sideEffects"', async () => {
+    const { messages, pkg } = await publint({ pkgDir: packed.dir, level: 'suggestion', strict: true, pack: false });
+    // Expected: USE_SIDE_EFFECTS. pagent-chat.js registers the element, and bundlers apply a package's
+    // "sideEffects" to its own sources too: a list naming only the registration files made the demo build
+    // drop demo/app.ts and the no-bundler build drop its customElements.define().
+    expect(messages.map((m) => m.code)).toEqual(['USE_SIDE_EFFECTS']);
+    expect(messages.filter((m) => m.code !== 'USE_SIDE_EFFECTS').map((m) => formatMessage(m, pkg))).toEqual([]);
+  }, 60_000);
+
+  it('is as large as the README says: pagent-chat.bundle.js, min and min+gzip (gzip -9), in kB', async () => {
+    const code = await readFile(join(packed.dir, 'dist/pagent-chat.bundle.js'));
+    const stated = /bundle\.js`\) is one ES module[\s\S]*?:\s+(\d+) kB minified, (\d+) kB min\+gzip/.exec(README);
+    expect(stated, 'the README states the size of the bundle').not.toBeNull();
+    const kB = (bytes: number): number => Math.round(bytes / 1024);
+    expect([Number(stated![1]), Number(stated![2])]).toEqual([kB(code.length), kB(gzipSync(code, { level: 9 }).length)]);
+  });
+});
