@@ -224,18 +224,22 @@ export async function createMcpClient(url: string, options: McpOptions = {}): Pr
     }
   }
 
-  /** The server's own stream (GET) for notifications; a 405 means it has none. */
+  /**
+   * Opens the server's own stream (GET) for notifications, resolving once it is open (its headers came),
+   * so a change right after connecting is not missed; a 405 means the server has none.
+   */
   async function listen(): Promise<void> {
+    let response: Response;
     try {
       const h = headers();
       delete h['Content-Type'];
       h['Accept'] = 'text/event-stream';
-      const response = await doFetch(target, { method: 'GET', headers: h, signal: closing.signal });
-      if (!response.ok || !response.body) return void response.body?.cancel().catch(() => undefined);
-      await readSse(response.body, (m) => void handleServerMessage(m), closing.signal);
+      response = await doFetch(target, { method: 'GET', headers: h, signal: closing.signal });
     } catch {
-      // no notifications: the tools still work
+      return; // no notifications: the tools still work
     }
+    if (!response.ok || !response.body) return void response.body?.cancel().catch(() => undefined);
+    void readSse(response.body, (m) => void handleServerMessage(m), closing.signal).catch(() => undefined);
   }
 
   const init = await request('initialize', {
@@ -248,7 +252,7 @@ export async function createMcpClient(url: string, options: McpOptions = {}): Pr
   await notify('notifications/initialized');
   const serverInfo = isObject(init['serverInfo']) ? init['serverInfo'] : {};
   const capabilities = isObject(init['capabilities']) ? init['capabilities'] : {};
-  if (options.onToolsChanged && isObject(capabilities['tools']) && capabilities['tools']['listChanged'] === true) void listen();
+  if (options.onToolsChanged && isObject(capabilities['tools']) && capabilities['tools']['listChanged'] === true) await listen();
 
   const client: McpClient = {
     server: {

@@ -136,6 +136,9 @@ function mapError(err: unknown, operation: string, path: string): WorkspaceError
   return new WorkspaceError('unavailable', `Workspace ${operation} "${path}" failed: ${detail}`, { path, cause: err });
 }
 
+/** The write stream's data pipe was closed by the browser's storage side while writing. */
+const isPipeStop = (err: unknown): boolean => err instanceof DOMException && /data pipe/i.test(err.message);
+
 type Dir = FileSystemDirectoryHandle;
 
 /** True when `text` would not fit in what is left of the origin's quota. */
@@ -265,8 +268,11 @@ function openWorkspace(name: string, root: Dir): Workspace {
         // the swap file is dropped: the file keeps its previous content
         await writable?.abort().catch(() => undefined);
         if (created) await dir.removeEntry(last).catch(() => undefined);
-        // Chromium sometimes reports a write stopped by the quota as a bare pipe error: ask the estimate
-        throw mapError((await overQuota(text)) ? new DOMException(String(err), 'QuotaExceededError') : err, 'write', path);
+        // Chromium sometimes reports a write stopped by the quota as a bare pipe error ("Failed to write data
+        // to data pipe": its storage side closed the pipe), and its estimate does not always show the quota
+        // that stopped it: either sign means quota
+        const quota = isPipeStop(err) || (await overQuota(text));
+        throw mapError(quota ? new DOMException(String(err), 'QuotaExceededError') : err, 'write', path);
       }
       notify({ type: 'write', path: joined([...segments, last]) });
     },

@@ -39,11 +39,14 @@ describe('the published package', () => {
     expect(messages.filter((m) => m.code !== 'USE_SIDE_EFFECTS').map((m) => formatMessage(m, pkg))).toEqual([]);
   }, 60_000);
 
-  it('is as large as the README says: pagent-chat.bundle.js, min and min+gzip (gzip -9), in kB', async () => {
+  // The README gives the figures rounded; they stay true within 5 %, so a small change need not touch it.
+  it('is as large as the README says, within 5 %: pagent-chat.bundle.js, min and min+gzip (gzip -9), in kB', async () => {
     const code = await readFile(join(packed.dir, 'dist/pagent-chat.bundle.js'));
-    const stated = /bundle\.js`\) is one ES module[\s\S]*?:\s+(\d+) kB minified, (\d+) kB min\+gzip/.exec(README);
+    const stated = /bundle\.js`\) is one ES module[\s\S]*?:\s+about (\d+) kB minified, (\d+) kB min\+gzip/.exec(README);
     expect(stated, 'the README states the size of the bundle').not.toBeNull();
     const kB = (bytes: number): number => Math.round(bytes / 1024);
-    expect([Number(stated![1]), Number(stated![2])]).toEqual([kB(code.length), kB(gzipSync(code, { level: 9 }).length)]);
+    const actual = [kB(code.length), kB(gzipSync(code, { level: 9 }).length)];
+    const said = [Number(stated![1]), Number(stated![2])];
+    for (const i of [0, 1]) expect(Math.abs(said[i]! - actual[i]!) / actual[i]!, `README says ${said.join('/')} kB, the file is ${actual.join('/')} kB`).toBeLessThanOrEqual(0.05);
   });
 });
