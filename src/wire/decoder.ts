@@ -3,7 +3,8 @@
  * design §1. No timers, no I/O; the async adapters own time.
  */
 import { WireDecodeError } from '../errors.js';
-import { createDialect, detectDialect, type DialectDecoder, type DialectName } from './dialects/index.js';
+import type { DialectDecoder, DialectName } from './dialects/index.js';
+import { detectDialect, loadDialect, loadedDialect } from './dialects/registry.js';
 import { failedRunEvents, type StepSummary, type UnknownEvent, type WireEvent } from './events.js';
 import { createFraming, DEFAULT_MAX_LINE_BYTES, type WireFormat } from './framing.js';
 
@@ -62,6 +63,12 @@ export interface WireDecoder {
   fail(code: 'timeout' | 'network', message: string): void;
   /** True while a run is open (its `RunBegin` delivered, its `RunEnd` not yet). */
   readonly runOpen: boolean;
+  /**
+   * While the reader of a dialect met for the first time loads (see `loadDialect`): documents, `end()`,
+   * `cancel()` and `fail()` wait for it, in order, and their events are delivered when it settles.
+   * `undefined` when nothing waits (always, for pagent streams).
+   */
+  readonly loading: Promise<void> | undefined;
 }
 
 type Emitted = WireEvent | UnknownEvent;
@@ -75,8 +82,9 @@ interface RunState {
   errorMessages: Set<string>;
   /** A `TurnEnd` that arrived while an error was held: the closing one if `RunEnd` comes next. */
   turnEnd: (WireEvent & { method: 'TurnEnd' }) | undefined;
-  text: string[];
-  reasoning: string[];
+  /** The step in flight's text and reasoning, appended to (cheap in JS engines: strings join lazily). */
+  text: string;
+  reasoning: string;
   step: StepSummary | undefined;
 }
 
@@ -85,8 +93,8 @@ const newRun = (): RunState => ({
   error: undefined,
   errorMessages: new Set(),
   turnEnd: undefined,
-  text: [],
-  reasoning: [],
+  text: '',
+  reasoning: '',
   step: undefined,
 });
 
@@ -127,20 +135,58 @@ export function createWireDecoder(
 ): WireDecoder {
   const { onEvent, onLine, onDecodeError, includeUnknown = false } = options;
   const forced = options.dialect === undefined || options.dialect === 'auto' ? undefined : options.dialect;
-  let dialect: DialectDecoder | undefined = forced ? createDialect(forced) : undefined;
+  let dialect: DialectDecoder | undefined;
   let fallback: DialectDecoder | undefined;
   let closed = false;
   let run: RunState | undefined;
   let decodedDocuments = 0;
   let decodeErrors = 0;
   let firstError: WireDecodeError | undefined;
+  /** Documents and calls waiting for a reader to load, in order; `undefined` when none loads. */
+  let waiting: Array<() => void> | undefined;
+  let loading: Promise<void> | undefined;
 
   const framing = createFraming({
     format: options.format ?? 'auto',
     maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
     onDocument: handleDocument,
-    onTooLong: reportError,
+    onTooLong: (err) => later(() => reportError(err)),
   });
+
+  if (forced) use(forced);
+
+  /** Switches to the reader of `name`, loading it first (and holding what comes meanwhile) if need be. */
+  function use(name: DialectName): void {
+    const factory = loadedDialect(name);
+    if (factory) {
+      dialect = factory();
+      return;
+    }
+    waiting = [];
+    loading = loadDialect(name).then(
+      () => void (dialect = loadedDialect(name)!()),
+      (err: unknown) => {
+        const message = `The ${name} reader could not be loaded: ${err instanceof Error ? err.message : String(err)}`;
+        dialect = {
+          decode(text, lineNumber) {
+            throw new WireDecodeError('not-an-event', message, text, lineNumber, err);
+          },
+          reset() {},
+        };
+      },
+    ).then(() => {
+      const held = waiting!;
+      waiting = undefined;
+      loading = undefined;
+      for (const op of held) op();
+    });
+  }
+
+  /** Runs `op` now, or after the reader being loaded, behind what already waits for it. */
+  function later(op: () => void): void {
+    if (waiting) waiting.push(op);
+    else op();
+  }
 
   function reportError(err: WireDecodeError): void {
     decodeErrors++;
@@ -154,14 +200,21 @@ export function createWireDecoder(
   }
 
   function handleDocument(text: string, number: number): void {
+    if (waiting) {
+      waiting.push(() => handleDocument(text, number));
+      return;
+    }
     if (closed) return;
-    onLine?.(text);
     let decoder = dialect;
     if (decoder === undefined) {
       const name = detectDialect(text);
-      if (name !== undefined) decoder = dialect = createDialect(name);
-      else decoder = fallback ??= createDialect('pagent');
+      if (name !== undefined) {
+        use(name);
+        if (waiting) return handleDocument(text, number);
+        decoder = dialect!;
+      } else decoder = fallback ??= loadedDialect('pagent')!();
     }
+    onLine?.(text);
     let events: Emitted[];
     try {
       events = decoder.decode(text, number, reportDropped);
@@ -197,8 +250,7 @@ export function createWireDecoder(
     switch (event.method) {
       case 'TurnBegin':
         state.turn = event.params.turn;
-        state.text = [];
-        state.reasoning = [];
+        state.text = state.reasoning = '';
         state.step = undefined;
         break;
       case 'TextDelta':
@@ -206,17 +258,17 @@ export function createWireDecoder(
         if (state.step) {
           // a delta after StepEnd belongs to a new step in flight
           state.step = undefined;
-          state.text = [];
-          state.reasoning = [];
+          state.text = state.reasoning = '';
         }
-        (event.method === 'TextDelta' ? state.text : state.reasoning).push(event.params.text);
+        if (event.method === 'TextDelta') state.text += event.params.text;
+        else state.reasoning += event.params.text;
         break;
       case 'StepEnd':
         state.step = event.params;
         break;
       case 'ToolResult':
         // a turn without a step summary (Victor): the answer is the text since the last tool result
-        if (!state.step) state.text = [];
+        if (!state.step) state.text = '';
         break;
       case 'TurnEnd':
         if (state.error) {
@@ -275,9 +327,9 @@ export function createWireDecoder(
             stop_reason: stopReason,
           }
         : {
-            content: state.text.join(''),
+            content: state.text,
             tool_calls: [],
-            reasoning_content: state.reasoning.join(''),
+            reasoning_content: state.reasoning,
             usage: null,
             stop_reason: stopReason,
           },
@@ -292,36 +344,51 @@ export function createWireDecoder(
     fallback?.reset();
   }
 
+  /** No more input: `end()`, `cancel()` or `fail()` was called (their effect may wait for a reader). */
+  let stopped = false;
+
   return {
     feed(chunk) {
-      if (!closed) framing.push(chunk);
+      if (!stopped) framing.push(chunk);
     },
     end() {
-      if (closed) return;
+      if (stopped) return;
+      stopped = true;
       framing.end();
-      if (closed) return;
-      closed = true;
-      if (run) {
-        closeRun('error', { code: 'truncated', message: 'The stream ended before the run did (no RunEnd)' });
-      } else if (decodedDocuments === 0 && (decodeErrors > 0 || framing.garbageLines > 0)) {
-        for (const event of failedRunEvents({ code: 'decode', message: describeUndecodable() })) onEvent(event);
-      }
-      closeAll();
+      later(() => {
+        if (closed) return;
+        closed = true;
+        if (run) {
+          closeRun('error', { code: 'truncated', message: 'The stream ended before the run did (no RunEnd)' });
+        } else if (decodedDocuments === 0 && (decodeErrors > 0 || framing.garbageLines > 0)) {
+          for (const event of failedRunEvents({ code: 'decode', message: describeUndecodable() })) onEvent(event);
+        }
+        closeAll();
+      });
     },
     cancel() {
-      if (closed) return;
-      closed = true;
-      closeRun('cancelled');
-      closeAll();
+      stopped = true;
+      later(() => {
+        if (closed) return;
+        closed = true;
+        closeRun('cancelled');
+        closeAll();
+      });
     },
     fail(code, message) {
-      if (closed || !run) return;
-      closed = true;
-      closeRun('error', { code, message });
-      closeAll();
+      if (stopped && !waiting) return;
+      later(() => {
+        if (closed || !run) return;
+        stopped = closed = true;
+        closeRun('error', { code, message });
+        closeAll();
+      });
     },
     get runOpen() {
       return run !== undefined;
+    },
+    get loading() {
+      return loading;
     },
   };
 

@@ -245,29 +245,31 @@ export function validateEvent(
   lineNumber?: number,
   onDropped?: (err: WireDecodeError) => void,
 ): WireEvent {
-  const fail = (message: string): WireDecodeError => new WireDecodeError('invalid-params', `${method}: ${message}`, line, lineNumber);
-  if (!isObject(params)) throw fail('params must be an object');
+  if (!isObject(params)) throw invalidParams(method, 'params must be an object', line, lineNumber);
   const schema = (SCHEMAS[method] ??= SCHEMA_TEXT[method].split(/[ :]/));
   let kept: Params | undefined;
   for (let i = 0; i < schema.length; i += 2) {
     const key = schema[i]!;
     const type = schema[i + 1]!;
     const value = params[key];
-    const lower = type.toLowerCase();
-    if (type === lower) {
-      // required
-      if (value === undefined && !has(params, key)) throw fail(`missing "${key}"`);
-      const problem = misfit(type, value);
-      if (problem !== undefined) throw fail(problem[0] === '"' ? problem : `"${key}" ${problem}`);
+    if (type < 'a') {
+      // optional (upper-case type)
+      if (value === undefined) continue;
+      const problem = value === null ? null : misfit(type.toLowerCase(), value);
+      if (problem === undefined) continue;
+      // A spread defines own properties, so a "__proto__" key stays an inert field in the copy too.
+      kept ??= { ...params };
+      delete kept[key];
+      if (problem !== null) onDropped?.(invalidParams(method, `dropped "${key}": ${problem}`, line, lineNumber));
       continue;
     }
-    if (value === undefined) continue;
-    const problem = value === null ? null : misfit(lower, value);
-    if (problem === undefined) continue;
-    // A spread defines own properties, so a "__proto__" key stays an inert field in the copy too.
-    kept ??= { ...params };
-    delete kept[key];
-    if (problem !== null) onDropped?.(fail(`dropped "${key}": ${problem}`));
+    if (value === undefined && !has(params, key)) throw invalidParams(method, `missing "${key}"`, line, lineNumber);
+    const problem = misfit(type, value);
+    if (problem !== undefined) throw invalidParams(method, problem[0] === '"' ? problem : `"${key}" ${problem}`, line, lineNumber);
   }
   return { method, params: kept ?? params } as WireEvent;
+}
+
+function invalidParams(method: string, message: string, line: string, lineNumber: number | undefined): WireDecodeError {
+  return new WireDecodeError('invalid-params', `${method}: ${message}`, line, lineNumber);
 }

@@ -62,8 +62,9 @@ export function createLineSplitter(options: LineSplitterOptions): LineSplitter {
   let skipping = false;
   let swallowLF = false;
 
-  const tooLong = (units: number, bytes: () => number): boolean =>
-    units > maxLineBytes || (units * 3 > maxLineBytes && bytes() > maxLineBytes);
+  /** Over the cap: exact UTF-8 bytes are counted only when the UTF-16 units say they could be. */
+  const tooLong = (line: string): boolean =>
+    line.length > maxLineBytes || (line.length * 3 > maxLineBytes && utf8Length(line) > maxLineBytes);
 
   function drop(head: string): void {
     fragments = [];
@@ -81,28 +82,21 @@ export function createLineSplitter(options: LineSplitterOptions): LineSplitter {
     }
     let line: string;
     if (fragments.length === 0) {
-      const units = end - start;
-      if (tooLong(units, () => utf8Length(text.slice(start, end)))) {
-        onTooLong(lineNumber, text.slice(start, Math.min(end, start + 200)));
-        return;
-      }
       line = text.slice(start, end);
-    } else {
-      const units = pendingUnits + end - start;
-      const tail = text.slice(start, end);
-      if (tooLong(units, () => (pendingBytes ?? utf8Length(fragments.join(''))) + utf8Length(tail))) {
-        const head = fragments.join('').slice(0, 200);
-        fragments = [];
-        pendingUnits = 0;
-        pendingBytes = undefined;
-        onTooLong(lineNumber, head);
+      if (tooLong(line)) {
+        onTooLong(lineNumber, line.slice(0, 200));
         return;
       }
-      fragments.push(tail);
+    } else {
+      fragments.push(text.slice(start, end));
       line = fragments.join('');
       fragments = [];
       pendingUnits = 0;
       pendingBytes = undefined;
+      if (tooLong(line)) {
+        onTooLong(lineNumber, line.slice(0, 200));
+        return;
+      }
     }
     onLine(line, lineNumber);
   }
