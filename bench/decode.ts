@@ -100,8 +100,6 @@ export async function agUi(parts: Uint8Array[]): Promise<number> {
   });
 }
 
-const gc = (globalThis as { gc?: () => void }).gc;
-
 /**
  * Milliseconds of this process's CPU time (user + system) in Node, where the machine may be shared:
  * time spent waiting for a core does not count. Wall-clock time in a browser.
@@ -111,35 +109,6 @@ const clock = (): number => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
-
-/**
- * Times `subject` and `base` alternately, `reps` pairs after a warm-up, and returns the median of the
- * per-pair ratios (base / subject) with the median times: alternating keeps a noisy, shared machine from
- * favouring one side. Collects garbage before each timing when Node runs with `--expose-gc`.
- */
-async function ratioOf(subject: () => unknown, base: () => unknown, reps: number): Promise<{ ratio: number; ms: number; baseMs: number }> {
-  for (let i = 0; i < 2; i++) {
-    await base();
-    await subject();
-  }
-  const time = async (fn: () => unknown): Promise<number> => {
-    gc?.();
-    const t = clock();
-    await fn();
-    return clock() - t;
-  };
-  const ratios: number[] = [];
-  const times: number[] = [];
-  const baseTimes: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    const b = await time(base);
-    const s = await time(subject);
-    ratios.push(b / s);
-    times.push(s);
-    baseTimes.push(b);
-  }
-  return { ratio: median(ratios), ms: median(times), baseMs: median(baseTimes) };
-}
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -154,15 +123,21 @@ export interface DecodeFigure {
 }
 
 /**
- * Measures every subject on `set`, interleaving each subject with its own floor measurement so that
- * machine noise hits both alike. `reps` timed repetitions per measurement, median taken.
+ * Measures every subject on `set` in rounds: each round times the floor, then each subject once, so that
+ * a noisy, shared machine hits all alike. The first `warmup` rounds only warm the JIT up; each figure is
+ * the median over the other `rounds` of (the round's floor time / the subject's time).
  */
-export async function measureSet(set: DecodeSet, reps: number): Promise<DecodeFigure[]> {
+export async function measureSet(set: DecodeSet, rounds: number, warmup = 5, only?: string): Promise<DecodeFigure[]> {
   const figures: DecodeFigure[] = [];
   const formats = [
     { format: 'NDJSON' as const, bytes: set.ndjson, type: 'application/x-ndjson' },
     { format: 'SSE' as const, bytes: set.sse, type: 'text/event-stream' },
   ];
+  const time = async (fn: () => unknown): Promise<number> => {
+    const t = clock();
+    await fn();
+    return clock() - t;
+  };
   for (const { format, bytes, type } of formats) {
     const parts = chunks(bytes);
     const subjects: Array<[string, () => unknown]> = [
@@ -174,17 +149,28 @@ export async function measureSet(set: DecodeSet, reps: number): Promise<DecodeFi
       subjects.push(['eventsource-parser + JSON.parse', () => eventsourceParser(parts)]);
       subjects.push(["@ag-ui/client's parseSSEStream", () => agUi(parts)]);
     }
-    for (const [subject, fn] of subjects) {
-      const { ratio, ms, baseMs } = await ratioOf(fn, () => floor(bytes), reps);
-      figures.push({ set: set.name, format, subject, ratio, ms, floorMs: baseMs });
+    const chosen = subjects.filter(([name]) => only === undefined || name.includes(only));
+    const floors: number[] = [];
+    const times = chosen.map(() => [] as number[]);
+    for (let round = 0; round < warmup + rounds; round++) {
+      const floorMs = await time(() => floor(bytes));
+      const subjectMs: number[] = [];
+      for (const [, fn] of chosen) subjectMs.push(await time(fn));
+      if (round < warmup) continue;
+      floors.push(floorMs);
+      subjectMs.forEach((ms, i) => times[i]!.push(ms));
     }
+    chosen.forEach(([subject], i) => {
+      const ratios = times[i]!.map((ms, round) => floors[round]! / ms);
+      figures.push({ set: set.name, format, subject, ratio: median(ratios), ms: median(times[i]!), floorMs: median(floors) });
+    });
   }
   return figures;
 }
 
 /** `npm run bench decode`: the 10k set, printed. */
 export async function run(): Promise<void> {
-  for (const f of await measureSet(makeSet(10_000), 15)) {
+  for (const f of await measureSet(makeSet(10_000), 21)) {
     console.log(`${f.set}, ${f.format}, ${f.subject}: ${f.ratio.toFixed(2)}x the floor (${f.ms.toFixed(2)} ms vs ${f.floorMs.toFixed(2)} ms)`);
   }
 }

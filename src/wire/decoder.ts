@@ -82,10 +82,31 @@ interface RunState {
   errorMessages: Set<string>;
   /** A `TurnEnd` that arrived while an error was held: the closing one if `RunEnd` comes next. */
   turnEnd: (WireEvent & { method: 'TurnEnd' }) | undefined;
-  /** The step in flight's text and reasoning, appended to (cheap in JS engines: strings join lazily). */
-  text: string;
-  reasoning: string;
+  /** The step in flight's text and reasoning. */
+  text: TextBuffer;
+  reasoning: TextBuffer;
   step: StepSummary | undefined;
+}
+
+/**
+ * Text kept for a cut run's `RunEnd`, in flat blocks: every 64 pieces are joined into one string, so
+ * a long answer holds a few thousand flat strings rather than a piece (or a rope node) per delta, which
+ * the garbage collector would walk again and again. Each character is copied twice in all.
+ */
+class TextBuffer {
+  private blocks: string[] = [];
+  private pieces: string[] = [];
+
+  add(text: string): void {
+    if (this.pieces.push(text) === 64) {
+      this.blocks.push(this.pieces.join(''));
+      this.pieces = [];
+    }
+  }
+
+  toString(): string {
+    return this.blocks.join('') + this.pieces.join('');
+  }
 }
 
 const newRun = (): RunState => ({
@@ -93,8 +114,8 @@ const newRun = (): RunState => ({
   error: undefined,
   errorMessages: new Set(),
   turnEnd: undefined,
-  text: '',
-  reasoning: '',
+  text: new TextBuffer(),
+  reasoning: new TextBuffer(),
   step: undefined,
 });
 
@@ -250,7 +271,8 @@ export function createWireDecoder(
     switch (event.method) {
       case 'TurnBegin':
         state.turn = event.params.turn;
-        state.text = state.reasoning = '';
+        state.text = new TextBuffer();
+        state.reasoning = new TextBuffer();
         state.step = undefined;
         break;
       case 'TextDelta':
@@ -258,17 +280,17 @@ export function createWireDecoder(
         if (state.step) {
           // a delta after StepEnd belongs to a new step in flight
           state.step = undefined;
-          state.text = state.reasoning = '';
+          state.text = new TextBuffer();
+          state.reasoning = new TextBuffer();
         }
-        if (event.method === 'TextDelta') state.text += event.params.text;
-        else state.reasoning += event.params.text;
+        (event.method === 'TextDelta' ? state.text : state.reasoning).add(event.params.text);
         break;
       case 'StepEnd':
         state.step = event.params;
         break;
       case 'ToolResult':
         // a turn without a step summary (Victor): the answer is the text since the last tool result
-        if (!state.step) state.text = '';
+        if (!state.step) state.text = new TextBuffer();
         break;
       case 'TurnEnd':
         if (state.error) {
@@ -327,9 +349,9 @@ export function createWireDecoder(
             stop_reason: stopReason,
           }
         : {
-            content: state.text,
+            content: String(state.text),
             tool_calls: [],
-            reasoning_content: state.reasoning,
+            reasoning_content: String(state.reasoning),
             usage: null,
             stop_reason: stopReason,
           },
