@@ -150,24 +150,24 @@ export const WIRE_METHODS: readonly WireMethod[] = [
   'RunError',
 ];
 
-const KNOWN = new Set<string>(WIRE_METHODS);
-
 /** True when `method` is one of the known event methods. */
 export function isWireMethod(method: string): method is WireMethod {
-  return KNOWN.has(method);
+  return has(SCHEMA_TEXT, method);
 }
 
 /** True for a known event (not an {@link UnknownEvent}). */
 export function isWireEvent(event: WireEvent | UnknownEvent): event is WireEvent {
-  return !('unknown' in event && event.unknown === true) && KNOWN.has(event.method);
+  return !('unknown' in event && event.unknown === true) && isWireMethod(event.method);
 }
 
 // ---- validation: one table, one walk over the fields ----------------------------------------------
 
 type Params = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
-const has = (p: Params, key: string): boolean => Object.prototype.hasOwnProperty.call(p, key);
+/** True for a JSON object (not an array, not null). */
+export const isObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** True when `key` is an own property of `p` (never one inherited, such as `__proto__`). */
+export const has = (p: object, key: string): boolean => Object.prototype.hasOwnProperty.call(p, key);
 
 /**
  * Each method's fields as `name:type`, in the order they are checked. Types: `s` string, `n` finite

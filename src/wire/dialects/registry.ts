@@ -7,31 +7,8 @@ import type { DialectDecoder, DialectName } from './index.js';
 import { createPagentDialect } from './pagent.js';
 
 /** The UI message parts of the AI SDK, by `type` (besides `data-*`). */
-const AI_SDK_TYPES = new Set([
-  'start',
-  'finish',
-  'abort',
-  'start-step',
-  'finish-step',
-  'text-start',
-  'text-delta',
-  'text-end',
-  'reasoning-start',
-  'reasoning-delta',
-  'reasoning-end',
-  'tool-input-start',
-  'tool-input-delta',
-  'tool-input-available',
-  'tool-input-error',
-  'tool-approval-request',
-  'tool-output-available',
-  'tool-output-error',
-  'tool-output-denied',
-  'source-url',
-  'source-document',
-  'file',
-  'message-metadata',
-]);
+const AI_SDK_TYPE =
+  /^(start|finish|abort|file|message-metadata|(start|finish)-step|(text|reasoning)-(start|delta|end)|tool-input-(start|delta|available|error)|tool-approval-request|tool-output-(available|error|denied)|source-(url|document))$/;
 
 /**
  * Tells the dialect from one document: a JSON-RPC envelope (`jsonrpc` or `method`) is `pagent`;
@@ -55,7 +32,7 @@ export function detectDialect(text: string): DialectName | undefined {
   const type = fields['type'];
   if (typeof type !== 'string') return undefined;
   if (/^[A-Z][A-Z0-9_]*$/.test(type)) return 'ag-ui';
-  if (AI_SDK_TYPES.has(type) || type.startsWith('data-') || (type === 'error' && has('errorText'))) return 'ai-sdk';
+  if (AI_SDK_TYPE.test(type) || type.startsWith('data-') || (type === 'error' && has('errorText'))) return 'ai-sdk';
   return 'victor';
 }
 
