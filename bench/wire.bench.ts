@@ -136,7 +136,7 @@ async function size(entry: string): Promise<string> {
 /** Per-delta cost along one stream: the last 1k deltas against the first 1k, median of 15 streams. */
 export async function run(): Promise<void> {
   console.log('bundle sizes, min+gzip (Vite, IIFE, dependencies included):');
-  console.log(`  the codec + push decoder (every reader, for 'auto'): ${await size('../test/unit/package/entries/decoder.ts')}`);
+  console.log(`  the codec + push decoder (IIFE: the readers it loads lazily are inlined here): ${await size('../test/unit/package/entries/decoder.ts')}`);
   console.log(`  of which the AG-UI and AI SDK readers alone: ${await size('./entries/readers.ts')}`);
   console.log(`  WireClient: ${await size('../test/unit/package/entries/client.ts')}; encodeStream (all writers): ${await size('../test/unit/package/entries/encode.ts')}`);
   const body = lines.map((l) => new TextEncoder().encode(l + '\n'));

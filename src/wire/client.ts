@@ -3,7 +3,7 @@
  * message stream) and yields typed events,
  * with runs that always end (design §1) whatever the server or the network does.
  */
-import { decodeWireStream, type DecodeStreamOptions } from './decode-stream.js';
+import { createEventIterator, type DecodeStreamOptions, type EventIteratorHooks } from './decode-stream.js';
 import type { DialectName } from './dialects/index.js';
 import { failedRunEvents, type UnknownEvent, type WireEvent } from './events.js';
 import type { WireFormat } from './framing.js';
@@ -132,14 +132,73 @@ export class WireClient<IncludeUnknown extends boolean = false> {
    * events (see the class documentation).
    */
   stream(body?: unknown, options: WireStreamOptions = {}): AsyncIterable<WireClientEvent<IncludeUnknown>> {
-    return { [Symbol.asyncIterator]: () => this.run(body, options) };
+    return { [Symbol.asyncIterator]: () => this.open(body, options) };
   }
 
-  private async *run(body: unknown, call: WireStreamOptions): AsyncGenerator<WireClientEvent<IncludeUnknown>, void, undefined> {
+  /**
+   * The request's iterator: the response's own events come straight from the stream's iterator (no
+   * second layer per event); a request that fails before a body yields the events of a failed run.
+   */
+  private open(body: unknown, call: WireStreamOptions): AsyncIterator<WireClientEvent<IncludeUnknown>> {
+    type Event = WireClientEvent<IncludeUnknown>;
+    let inner: AsyncIterator<Event> | undefined;
+    let events: Event[] = [];
+    let starting: Promise<void> | undefined;
+    let over = false;
+    const request = new AbortController();
+    const outer = call.signal;
+    const abortRequest = (): void => request.abort(outer?.reason);
+    // Ends the request when the consumer broke out early or the decoder gave up (stall, bad body).
+    const close = (): void => {
+      over = true;
+      outer?.removeEventListener('abort', abortRequest);
+      request.abort();
+    };
+    const done = (): Promise<IteratorResult<Event, undefined>> => Promise.resolve({ value: undefined, done: true });
+    const iterator: AsyncIterator<Event, undefined> = {
+      next: () => {
+        if (inner) return inner.next();
+        if (events.length > 0) return Promise.resolve({ value: events.shift()!, done: false });
+        if (over) return done();
+        starting ??= this.start(body, call.headers, outer, request, abortRequest).then(
+          (result) => {
+            if (Array.isArray(result)) {
+              events = result as Event[];
+              close();
+            } else inner = createEventIterator(result.body, result.options, { ...result.hooks, close }) as AsyncIterator<Event>;
+          },
+          (err: unknown) => {
+            close();
+            throw err;
+          },
+        );
+        return starting!.then(() => iterator.next());
+      },
+      return: () => {
+        events = [];
+        if (inner) return inner.return!() as Promise<IteratorResult<Event, undefined>>;
+        close();
+        return done();
+      },
+    };
+    return iterator;
+  }
+
+  /**
+   * Makes the request: the body to decode with its options and hooks, or the events of a run that
+   * failed before any body (none when aborted first).
+   */
+  private async start(
+    body: unknown,
+    callHeaders: HeadersInit | undefined,
+    outer: AbortSignal | undefined,
+    request: AbortController,
+    abortRequest: () => void,
+  ): Promise<WireEvent[] | { body: ReadableStream<Uint8Array>; options: DecodeStreamOptions; hooks: EventIteratorHooks }> {
     const options = this.options;
     const method = (options.method ?? (body === undefined ? 'GET' : 'POST')).toUpperCase();
     const headers = new Headers(options.headers);
-    for (const [name, value] of new Headers(call.headers)) headers.set(name, value);
+    for (const [name, value] of new Headers(callHeaders)) headers.set(name, value);
     if (!headers.has('Accept')) headers.set('Accept', 'text/event-stream, application/x-ndjson');
     const init: RequestInit = { method, headers };
     if (body !== undefined) {
@@ -148,94 +207,70 @@ export class WireClient<IncludeUnknown extends boolean = false> {
     }
 
     // Our own controller, so that breaking out of the loop can cancel the request too.
-    const request = new AbortController();
-    const outer = call.signal;
-    const abortRequest = (): void => request.abort(outer?.reason);
-    if (outer?.aborted) return;
+    if (outer?.aborted) return [];
     outer?.addEventListener('abort', abortRequest, { once: true });
     init.signal = request.signal;
 
+    let response: Response;
     try {
-      let response: Response;
-      try {
-        const fetchFn = options.fetch ?? globalThis.fetch;
-        response = await fetchFn.call(globalThis, this.url, init);
-      } catch (err) {
-        if (request.signal.aborted) return;
-        const reason = err instanceof Error ? err.message : String(err);
-        // A browser says "Failed to fetch" for an unreachable server and for CORS alike: ask which it was.
-        // (only with the page's own fetch: an injected one may route requests elsewhere)
-        const reachable = options.fetch ? undefined : await probeReachable(this.url, request.signal);
-        if (request.signal.aborted) return;
-        yield* failedRun<IncludeUnknown>({ code: 'network', message: networkFailureMessage(`${method} ${this.url}`, reason, reachable) });
-        return;
-      }
-      const sessionId = response.headers.get('X-Session-Id');
-      if (sessionId !== null && sessionId !== '') this.sessionId = sessionId;
-
-      if (!response.ok) {
-        const text = await readErrorBody(response);
-        if (request.signal.aborted) return;
-        const message = httpErrorMessage(response.status, response.statusText, text, response.headers.get('Content-Type'));
-        yield* failedRun<IncludeUnknown>({ code: 'http', status: response.status, message });
-        return;
-      }
-
-      // From here on the decoder owns cancellation: it ends an open run as cancelled on abort.
-      outer?.removeEventListener('abort', abortRequest);
-      const format =
-        options.format === undefined || options.format === 'auto'
-          ? formatFromContentType(response.headers.get('Content-Type'))
-          : options.format;
-      // Design §1: a request is a request for a run, so a 2xx body without any document is a failed run.
-      let documents = 0;
-      const onLine = options.onLine;
-      const decoderOptions: DecodeStreamOptions = {
-        format,
-        dialect:
-          (options.dialect ?? 'auto') === 'auto' && response.headers.has('x-vercel-ai-ui-message-stream') ? 'ai-sdk' : options.dialect,
-        maxLineBytes: options.maxLineBytes,
-        onLine: (raw) => {
-          documents++;
-          onLine?.(raw);
-        },
-        onDecodeError: options.onDecodeError,
-        includeUnknown: options.includeUnknown,
-        idleTimeoutMs: options.idleTimeoutMs,
-        signal: outer,
-      };
-      let stream = response.body ?? emptyBody();
-      if (/^application\/json-seq\s*(;|$)/i.test(response.headers.get('Content-Type') ?? '')) {
-        stream = stream.pipeThrough(stripRecordSeparators());
-      }
-      let delivered = 0;
-      for await (const event of decodeWireStream(stream, decoderOptions)) {
-        delivered++;
-        yield event as WireClientEvent<IncludeUnknown>;
-      }
-      if (delivered === 0 && documents === 0 && !outer?.aborted) {
-        const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-        yield* failedRun<IncludeUnknown>({
-          code: 'decode',
-          message: `The response was empty: ${method} ${this.url} answered ${status} with no event in its body`,
-        });
-      }
-    } finally {
-      outer?.removeEventListener('abort', abortRequest);
-      // Ends the request when the consumer broke out early or the decoder gave up (stall, bad body).
-      request.abort();
+      const fetchFn = options.fetch ?? globalThis.fetch;
+      response = await fetchFn.call(globalThis, this.url, init);
+    } catch (err) {
+      if (request.signal.aborted) return [];
+      const reason = err instanceof Error ? err.message : String(err);
+      // A browser says "Failed to fetch" for an unreachable server and for CORS alike: ask which it was.
+      // (only with the page's own fetch: an injected one may route requests elsewhere)
+      const reachable = options.fetch ? undefined : await probeReachable(this.url, request.signal);
+      if (request.signal.aborted) return [];
+      return failedRunEvents({ code: 'network', message: networkFailureMessage(`${method} ${this.url}`, reason, reachable) });
     }
-  }
-}
+    const sessionId = response.headers.get('X-Session-Id');
+    if (sessionId !== null && sessionId !== '') this.sessionId = sessionId;
 
-/** The three events of a run that failed before any event of its own arrived. */
-function* failedRun<IncludeUnknown extends boolean>(error: {
-  code: 'http' | 'network' | 'decode';
-  message: string;
-  status?: number;
-}): Generator<WireClientEvent<IncludeUnknown>> {
-  const events: WireEvent[] = failedRunEvents(error);
-  yield* events as Array<WireClientEvent<IncludeUnknown>>;
+    if (!response.ok) {
+      const text = await readErrorBody(response);
+      if (request.signal.aborted) return [];
+      const message = httpErrorMessage(response.status, response.statusText, text, response.headers.get('Content-Type'));
+      return failedRunEvents({ code: 'http', status: response.status, message });
+    }
+
+    // From here on the decoder owns cancellation: it ends an open run as cancelled on abort.
+    outer?.removeEventListener('abort', abortRequest);
+    const format =
+      options.format === undefined || options.format === 'auto'
+        ? formatFromContentType(response.headers.get('Content-Type'))
+        : options.format;
+    // Design §1: a request is a request for a run, so a 2xx body without any document is a failed run.
+    let documents = 0;
+    const onLine = options.onLine;
+    const decoderOptions: DecodeStreamOptions = {
+      format,
+      dialect:
+        (options.dialect ?? 'auto') === 'auto' && response.headers.has('x-vercel-ai-ui-message-stream') ? 'ai-sdk' : options.dialect,
+      maxLineBytes: options.maxLineBytes,
+      onLine: (raw) => {
+        documents++;
+        onLine?.(raw);
+      },
+      onDecodeError: options.onDecodeError,
+      includeUnknown: options.includeUnknown,
+      idleTimeoutMs: options.idleTimeoutMs,
+      signal: outer,
+    };
+    let stream = response.body ?? emptyBody();
+    if (/^application\/json-seq\s*(;|$)/i.test(response.headers.get('Content-Type') ?? '')) {
+      stream = stream.pipeThrough(stripRecordSeparators());
+    }
+    const tail = (delivered: number): WireEvent[] => {
+      if (delivered > 0 || documents > 0 || outer?.aborted) return [];
+      const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+      return failedRunEvents({
+        code: 'decode',
+        message: `The response was empty: ${method} ${this.url} answered ${status} with no event in its body`,
+      });
+    };
+    return { body: stream, options: decoderOptions, hooks: { tail } };
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
  * `{"jsonrpc": "2.0", "method": <event class>, "params": {...}}`.
  */
 import { WireDecodeError } from '../errors.js';
-import { emptyStep, isWireMethod, validateEvent, type ToolCall, type UnknownEvent, type WireEvent } from './events.js';
+import { emptyStep, has, isObject, isWireMethod, validateEvent, type ToolCall, type UnknownEvent, type WireEvent } from './events.js';
 
 /** A JSON-RPC 2.0 notification carrying one event, as pagent writes it. */
 export interface RpcNotification {
@@ -11,9 +11,6 @@ export interface RpcNotification {
   method: string;
   params: Record<string, unknown>;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Parses one line as a JSON-RPC notification envelope, without looking at the method.
@@ -35,7 +32,7 @@ function checkEnvelope(message: unknown, line: string, lineNumber?: number): Rpc
   if (message['jsonrpc'] !== '2.0') {
     throw new WireDecodeError('not-an-event', 'Not a JSON-RPC 2.0 message: "jsonrpc" must be "2.0"', line, lineNumber);
   }
-  if (Object.prototype.hasOwnProperty.call(message, 'id')) {
+  if (has(message, 'id')) {
     throw new WireDecodeError('not-an-event', 'A JSON-RPC request or response (has "id"), not a notification', line, lineNumber);
   }
   if (typeof message['method'] !== 'string') {
@@ -87,7 +84,7 @@ export function rpcParamsToEvent(
  * summary (no `content` field): its step fields are filled in (empty, or from the run's last step).
  */
 export function isShortRunEnd(method: string, params: Record<string, unknown>): boolean {
-  return method === 'RunEnd' && !Object.prototype.hasOwnProperty.call(params, 'content');
+  return method === 'RunEnd' && !has(params, 'content');
 }
 
 /**

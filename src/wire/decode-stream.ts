@@ -62,25 +62,44 @@ export function decodeWireStream(
   body: ReadableStream<Uint8Array>,
   options: DecodeStreamOptions = {},
 ): AsyncIterable<WireEvent | UnknownEvent> {
-  return { [Symbol.asyncIterator]: () => iterate(body, options)[Symbol.asyncIterator]() };
+  return { [Symbol.asyncIterator]: () => createEventIterator(body, options) };
 }
 
-async function* iterate(
+/** What `WireClient` adds around a stream's events. */
+export interface EventIteratorHooks {
+  /** Events to deliver after the stream's own, given how many were delivered. */
+  tail?(delivered: number): Array<WireEvent | UnknownEvent>;
+  /** Called once when iteration ends, whichever way. */
+  close?(): void;
+}
+
+type Emitted = WireEvent | UnknownEvent;
+
+/**
+ * The iterator behind {@link decodeWireStream}, written out rather than as an async generator: each
+ * chunk's events are queued at once and handed out one `next()` at a time with an already-settled
+ * promise, so an event costs one promise, not a generator's suspension and resumption.
+ */
+export function createEventIterator(
   body: ReadableStream<Uint8Array>,
   options: DecodeStreamOptions,
-): AsyncGenerator<WireEvent | UnknownEvent, void, undefined> {
+  hooks: EventIteratorHooks = {},
+): AsyncIterator<Emitted> & AsyncIterable<Emitted> {
   const { signal, idleTimeoutMs = 0, ...decoderOptions } = options;
-  const queue: Array<WireEvent | UnknownEvent> = [];
+  let queue: Emitted[] = [];
+  let head = 0;
   let delivered = 0;
   const decoder = createWireDecoder({ ...decoderOptions, onEvent: (event) => void queue.push(event) });
-  const reader = body.getReader();
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  /** The body ended or failed, or iteration was given up: only the queue is left. */
+  let over = false;
   let finished = false;
+  let filling: Promise<void> | undefined;
 
   let wakeAbort: (() => void) | undefined;
   const onAbort = (): void => wakeAbort?.();
-  signal?.addEventListener('abort', onAbort, { once: true });
 
-  function next(): Promise<Step> {
+  function read(): Promise<Step> {
     if (signal?.aborted) return Promise.resolve({ kind: 'abort' });
     return new Promise<Step>((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -91,51 +110,104 @@ async function* iterate(
       };
       wakeAbort = () => settle({ kind: 'abort' });
       if (idleTimeoutMs > 0 && decoder.runOpen) timer = setTimeout(() => settle({ kind: 'idle' }), idleTimeoutMs);
-      reader.read().then(
+      reader!.read().then(
         (result) => settle(result.done ? { kind: 'done' } : { kind: 'chunk', value: result.value }),
         (error: unknown) => settle({ kind: 'error', error }),
       );
     });
   }
 
-  try {
-    for (;;) {
-      const step = await next();
-      if (step.kind === 'chunk') decoder.feed(step.value);
-      else {
-        if (step.kind === 'done') {
-          finished = true;
-          decoder.end();
-        } else if (step.kind === 'abort') decoder.cancel();
-        else if (step.kind === 'idle') decoder.fail('timeout', `No data for ${idleTimeoutMs} ms while a run was open`);
-        else {
-          const message = `Network error while reading the stream: ${errorText(step.error)}`;
-          if (decoder.runOpen) decoder.fail('network', message);
-          else if (delivered + queue.length === 0 || step.error instanceof DataLostError) queue.push(...failedRunEvents({ code: 'network', message }));
-        }
-        decoder.cancel();
-        yield* queue.splice(0);
-        return;
-      }
-      while (queue.length > 0) {
-        for (const event of queue.splice(0)) {
-          if (signal?.aborted) decoder.cancel();
-          delivered++;
-          yield event;
-        }
+  /** Stops reading: cancels the body unless it ended, releases it, and lets the hooks close. */
+  function close(): void {
+    if (over) return;
+    over = true;
+    signal?.removeEventListener('abort', onAbort);
+    if (reader) {
+      if (!finished) reader.cancel(signal?.aborted ? signal.reason : undefined).catch(() => {});
+      try {
+        reader.releaseLock();
+      } catch {
+        // older stream implementations refuse while a read is pending; the cancel above ends it anyway
       }
     }
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    if (!finished) reader.cancel(signal?.aborted ? signal.reason : undefined).catch(() => {});
-    try {
-      reader.releaseLock();
-    } catch {
-      // older stream implementations refuse while a read is pending; the cancel above ends it anyway
+    hooks.close?.();
+  }
+
+  /** Reads until some event is queued or the body is over. */
+  async function fill(): Promise<void> {
+    if (!reader) {
+      reader = body.getReader();
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }
+    while (head === queue.length && !over) {
+      const step = await read();
+      if (over) return;
+      if (step.kind === 'chunk') {
+        decoder.feed(step.value);
+        if (decoder.loading) await decoder.loading;
+        continue;
+      }
+      if (step.kind === 'done') {
+        finished = true;
+        decoder.end();
+      } else if (step.kind === 'abort') decoder.cancel();
+      else if (step.kind === 'idle') decoder.fail('timeout', `No data for ${idleTimeoutMs} ms while a run was open`);
+      else {
+        const message = `Network error while reading the stream: ${errorText(step.error)}`;
+        if (decoder.runOpen) decoder.fail('network', message);
+        else if (delivered + queue.length - head === 0 || step.error instanceof DataLostError) queue.push(...failedRunEvents({ code: 'network', message }));
+      }
+      decoder.cancel();
+      if (decoder.loading) await decoder.loading;
+      stop();
     }
   }
-}
 
+  /** The body is over: the hooks' tail joins the queue, then reading stops. */
+  function stop(): void {
+    if (over) return;
+    const tail = hooks.tail?.(delivered + queue.length - head);
+    if (tail) queue.push(...tail);
+    close();
+  }
+
+  const iterator: AsyncIterator<Emitted> & AsyncIterable<Emitted> = {
+    next(): Promise<IteratorResult<Emitted, undefined>> {
+      if (head < queue.length) {
+        const value = queue[head++]!;
+        if (head === queue.length) {
+          queue = [];
+          head = 0;
+        }
+        if (signal?.aborted && !over) {
+          decoder.cancel();
+          stop();
+        }
+        delivered++;
+        return Promise.resolve({ value, done: false });
+      }
+      if (over) return Promise.resolve({ value: undefined, done: true });
+      filling ??= fill().then(
+        () => void (filling = undefined),
+        (err: unknown) => {
+          close();
+          throw err;
+        },
+      );
+      return filling.then(() => iterator.next());
+    },
+    return(): Promise<IteratorResult<Emitted, undefined>> {
+      queue = [];
+      head = 0;
+      close();
+      return Promise.resolve({ value: undefined, done: true });
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -3,7 +3,8 @@
  * design §1. No timers, no I/O; the async adapters own time.
  */
 import { WireDecodeError } from '../errors.js';
-import { createDialect, detectDialect, type DialectDecoder, type DialectName } from './dialects/index.js';
+import type { DialectDecoder, DialectName } from './dialects/index.js';
+import { detectDialect, loadDialect, loadedDialect } from './dialects/registry.js';
 import { failedRunEvents, type StepSummary, type UnknownEvent, type WireEvent } from './events.js';
 import { createFraming, DEFAULT_MAX_LINE_BYTES, type WireFormat } from './framing.js';
 
@@ -62,6 +63,12 @@ export interface WireDecoder {
   fail(code: 'timeout' | 'network', message: string): void;
   /** True while a run is open (its `RunBegin` delivered, its `RunEnd` not yet). */
   readonly runOpen: boolean;
+  /**
+   * While the reader of a dialect met for the first time loads (see `loadDialect`): documents, `end()`,
+   * `cancel()` and `fail()` wait for it, in order, and their events are delivered when it settles.
+   * `undefined` when nothing waits (always, for pagent streams).
+   */
+  readonly loading: Promise<void> | undefined;
 }
 
 type Emitted = WireEvent | UnknownEvent;
@@ -75,9 +82,31 @@ interface RunState {
   errorMessages: Set<string>;
   /** A `TurnEnd` that arrived while an error was held: the closing one if `RunEnd` comes next. */
   turnEnd: (WireEvent & { method: 'TurnEnd' }) | undefined;
-  text: string[];
-  reasoning: string[];
+  /** The step in flight's text and reasoning. */
+  text: TextBuffer;
+  reasoning: TextBuffer;
   step: StepSummary | undefined;
+}
+
+/**
+ * Text kept for a cut run's `RunEnd`, in flat blocks: every 64 pieces are joined into one string, so
+ * a long answer holds a few thousand flat strings rather than a piece (or a rope node) per delta, which
+ * the garbage collector would walk again and again. Each character is copied twice in all.
+ */
+class TextBuffer {
+  private blocks: string[] = [];
+  private pieces: string[] = [];
+
+  add(text: string): void {
+    if (this.pieces.push(text) === 64) {
+      this.blocks.push(this.pieces.join(''));
+      this.pieces = [];
+    }
+  }
+
+  toString(): string {
+    return this.blocks.join('') + this.pieces.join('');
+  }
 }
 
 const newRun = (): RunState => ({
@@ -85,8 +114,8 @@ const newRun = (): RunState => ({
   error: undefined,
   errorMessages: new Set(),
   turnEnd: undefined,
-  text: [],
-  reasoning: [],
+  text: new TextBuffer(),
+  reasoning: new TextBuffer(),
   step: undefined,
 });
 
@@ -127,20 +156,58 @@ export function createWireDecoder(
 ): WireDecoder {
   const { onEvent, onLine, onDecodeError, includeUnknown = false } = options;
   const forced = options.dialect === undefined || options.dialect === 'auto' ? undefined : options.dialect;
-  let dialect: DialectDecoder | undefined = forced ? createDialect(forced) : undefined;
+  let dialect: DialectDecoder | undefined;
   let fallback: DialectDecoder | undefined;
   let closed = false;
   let run: RunState | undefined;
   let decodedDocuments = 0;
   let decodeErrors = 0;
   let firstError: WireDecodeError | undefined;
+  /** Documents and calls waiting for a reader to load, in order; `undefined` when none loads. */
+  let waiting: Array<() => void> | undefined;
+  let loading: Promise<void> | undefined;
 
   const framing = createFraming({
     format: options.format ?? 'auto',
     maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
     onDocument: handleDocument,
-    onTooLong: reportError,
+    onTooLong: (err) => later(() => reportError(err)),
   });
+
+  if (forced) use(forced);
+
+  /** Switches to the reader of `name`, loading it first (and holding what comes meanwhile) if need be. */
+  function use(name: DialectName): void {
+    const factory = loadedDialect(name);
+    if (factory) {
+      dialect = factory();
+      return;
+    }
+    waiting = [];
+    loading = loadDialect(name).then(
+      () => void (dialect = loadedDialect(name)!()),
+      (err: unknown) => {
+        const message = `The ${name} reader could not be loaded: ${err instanceof Error ? err.message : String(err)}`;
+        dialect = {
+          decode(text, lineNumber) {
+            throw new WireDecodeError('not-an-event', message, text, lineNumber, err);
+          },
+          reset() {},
+        };
+      },
+    ).then(() => {
+      const held = waiting!;
+      waiting = undefined;
+      loading = undefined;
+      for (const op of held) op();
+    });
+  }
+
+  /** Runs `op` now, or after the reader being loaded, behind what already waits for it. */
+  function later(op: () => void): void {
+    if (waiting) waiting.push(op);
+    else op();
+  }
 
   function reportError(err: WireDecodeError): void {
     decodeErrors++;
@@ -154,14 +221,21 @@ export function createWireDecoder(
   }
 
   function handleDocument(text: string, number: number): void {
+    if (waiting) {
+      waiting.push(() => handleDocument(text, number));
+      return;
+    }
     if (closed) return;
-    onLine?.(text);
     let decoder = dialect;
     if (decoder === undefined) {
       const name = detectDialect(text);
-      if (name !== undefined) decoder = dialect = createDialect(name);
-      else decoder = fallback ??= createDialect('pagent');
+      if (name !== undefined) {
+        use(name);
+        if (waiting) return handleDocument(text, number);
+        decoder = dialect!;
+      } else decoder = fallback ??= loadedDialect('pagent')!();
     }
+    onLine?.(text);
     let events: Emitted[];
     try {
       events = decoder.decode(text, number, reportDropped);
@@ -197,8 +271,8 @@ export function createWireDecoder(
     switch (event.method) {
       case 'TurnBegin':
         state.turn = event.params.turn;
-        state.text = [];
-        state.reasoning = [];
+        state.text = new TextBuffer();
+        state.reasoning = new TextBuffer();
         state.step = undefined;
         break;
       case 'TextDelta':
@@ -206,17 +280,17 @@ export function createWireDecoder(
         if (state.step) {
           // a delta after StepEnd belongs to a new step in flight
           state.step = undefined;
-          state.text = [];
-          state.reasoning = [];
+          state.text = new TextBuffer();
+          state.reasoning = new TextBuffer();
         }
-        (event.method === 'TextDelta' ? state.text : state.reasoning).push(event.params.text);
+        (event.method === 'TextDelta' ? state.text : state.reasoning).add(event.params.text);
         break;
       case 'StepEnd':
         state.step = event.params;
         break;
       case 'ToolResult':
         // a turn without a step summary (Victor): the answer is the text since the last tool result
-        if (!state.step) state.text = [];
+        if (!state.step) state.text = new TextBuffer();
         break;
       case 'TurnEnd':
         if (state.error) {
@@ -275,9 +349,9 @@ export function createWireDecoder(
             stop_reason: stopReason,
           }
         : {
-            content: state.text.join(''),
+            content: String(state.text),
             tool_calls: [],
-            reasoning_content: state.reasoning.join(''),
+            reasoning_content: String(state.reasoning),
             usage: null,
             stop_reason: stopReason,
           },
@@ -292,36 +366,51 @@ export function createWireDecoder(
     fallback?.reset();
   }
 
+  /** No more input: `end()`, `cancel()` or `fail()` was called (their effect may wait for a reader). */
+  let stopped = false;
+
   return {
     feed(chunk) {
-      if (!closed) framing.push(chunk);
+      if (!stopped) framing.push(chunk);
     },
     end() {
-      if (closed) return;
+      if (stopped) return;
+      stopped = true;
       framing.end();
-      if (closed) return;
-      closed = true;
-      if (run) {
-        closeRun('error', { code: 'truncated', message: 'The stream ended before the run did (no RunEnd)' });
-      } else if (decodedDocuments === 0 && (decodeErrors > 0 || framing.garbageLines > 0)) {
-        for (const event of failedRunEvents({ code: 'decode', message: describeUndecodable() })) onEvent(event);
-      }
-      closeAll();
+      later(() => {
+        if (closed) return;
+        closed = true;
+        if (run) {
+          closeRun('error', { code: 'truncated', message: 'The stream ended before the run did (no RunEnd)' });
+        } else if (decodedDocuments === 0 && (decodeErrors > 0 || framing.garbageLines > 0)) {
+          for (const event of failedRunEvents({ code: 'decode', message: describeUndecodable() })) onEvent(event);
+        }
+        closeAll();
+      });
     },
     cancel() {
-      if (closed) return;
-      closed = true;
-      closeRun('cancelled');
-      closeAll();
+      stopped = true;
+      later(() => {
+        if (closed) return;
+        closed = true;
+        closeRun('cancelled');
+        closeAll();
+      });
     },
     fail(code, message) {
-      if (closed || !run) return;
-      closed = true;
-      closeRun('error', { code, message });
-      closeAll();
+      if (stopped && !waiting) return;
+      later(() => {
+        if (closed || !run) return;
+        stopped = closed = true;
+        closeRun('error', { code, message });
+        closeAll();
+      });
     },
     get runOpen() {
       return run !== undefined;
+    },
+    get loading() {
+      return loading;
     },
   };
 

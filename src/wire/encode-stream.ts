@@ -2,8 +2,6 @@
  * `encodeStream`: our events as the bytes of another protocol (pagent NDJSON, AG-UI, the AI SDK UI
  * message stream), so an `Agent` can serve any of their clients.
  */
-import { createAgUiWriter } from './dialects/ag-ui-encode.js';
-import { createAiSdkWriter } from './dialects/ai-sdk-encode.js';
 import type { DialectWriter } from './dialects/writer.js';
 import { eventToRpc } from './codec.js';
 import type { UnknownEvent, WireEvent } from './events.js';
@@ -65,7 +63,14 @@ export async function* encodeStream(
 ): AsyncGenerator<string, void, undefined> {
   const { dialect } = options;
   const sse = (options.format ?? (dialect === 'pagent' ? 'ndjson' : 'sse')) === 'sse';
-  const writer = dialect === 'ag-ui' ? createAgUiWriter() : dialect === 'ai-sdk' ? createAiSdkWriter() : pagentWriter();
+  // The AG-UI and AI SDK writers are loaded when first used, so an Agent that only writes pagent lines
+  // (or never writes) does not carry them.
+  const writer =
+    dialect === 'ag-ui'
+      ? (await import('./dialects/ag-ui-encode.js')).createAgUiWriter()
+      : dialect === 'ai-sdk'
+        ? (await import('./dialects/ai-sdk-encode.js')).createAiSdkWriter()
+        : pagentWriter();
   const frame = (doc: unknown): string => (sse ? `data: ${JSON.stringify(doc)}\n\n` : `${JSON.stringify(doc)}\n`);
 
   let runOpen = false;

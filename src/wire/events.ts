@@ -150,62 +150,69 @@ export const WIRE_METHODS: readonly WireMethod[] = [
   'RunError',
 ];
 
-const KNOWN = new Set<string>(WIRE_METHODS);
-
 /** True when `method` is one of the known event methods. */
 export function isWireMethod(method: string): method is WireMethod {
-  return KNOWN.has(method);
+  return has(SCHEMA_TEXT, method);
 }
 
 /** True for a known event (not an {@link UnknownEvent}). */
 export function isWireEvent(event: WireEvent | UnknownEvent): event is WireEvent {
-  return !('unknown' in event && event.unknown === true) && KNOWN.has(event.method);
+  return !('unknown' in event && event.unknown === true) && isWireMethod(event.method);
 }
 
-// ---- validation: one place, small guards -------------------------------------------------------
+// ---- validation: one table, one walk over the fields ----------------------------------------------
 
 type Params = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
-const has = (p: Params, key: string): boolean => Object.prototype.hasOwnProperty.call(p, key);
-
-class ParamsError extends Error {}
-
-function req(p: Params, key: string, type: 'string' | 'number' | 'boolean'): void {
-  if (!has(p, key)) throw new ParamsError(`missing "${key}"`);
-  if (typeof p[key] !== type) throw new ParamsError(`"${key}" must be a ${type}`);
-  if (type === 'number' && !Number.isFinite(p[key])) throw new ParamsError(`"${key}" must be a finite number`);
-}
-
-/** An optional field to leave out of the event: `null` (absent) or of the wrong type (`problem` set). */
-interface Dropped {
-  key: string;
-  problem: string | undefined;
-}
+/** True for a JSON object (not an array, not null). */
+export const isObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** True when `key` is an own property of `p` (never one inherited, such as `__proto__`). */
+export const has = (p: object, key: string): boolean => Object.prototype.hasOwnProperty.call(p, key);
 
 /**
- * Design §1: an optional field that is `null` is absent; one of the wrong type is dropped (and reported),
- * the event kept. Either way it is recorded in `dropped`.
+ * Each method's fields as `name:type`, in the order they are checked. Types: `s` string, `n` finite
+ * number, `b` boolean, `c` tool calls (OpenAI shape), `u` usage (object or null); an upper-case type
+ * marks an optional field (design §1: `null` is absent, a wrong type is dropped and reported).
  */
-function opt(p: Params, key: string, type: 'string' | 'number' | 'boolean', dropped: Dropped[]): void {
-  if (!has(p, key) || p[key] === undefined) return;
-  if (p[key] === null) {
-    dropped.push({ key, problem: undefined });
-    return;
-  }
-  try {
-    req(p, key, type);
-  } catch (err) {
-    if (!(err instanceof ParamsError)) throw err;
-    dropped.push({ key, problem: err.message.replace(/^"[^"]*" /, '') });
+const STEP = 'content:s tool_calls:c reasoning_content:s usage:u';
+const SCHEMA_TEXT: Record<WireMethod, string> = {
+  RunBegin: 'user_input:s',
+  TurnBegin: 'turn:n',
+  TextDelta: 'text:s',
+  ReasoningDelta: 'text:s',
+  StepEnd: STEP,
+  ToolCallBegin: 'tool_call_id:s name:s arguments:s',
+  ToolResult: 'tool_call_id:s name:s content:s ok:B elapsed_ms:N truncated:B',
+  TurnEnd: 'turn:n stopped:b stop_reason:S',
+  RunEnd: STEP + ' stop_reason:S turn:N',
+  RunError: 'message:s code:s where:S status:N',
+};
+/** The table, split once per method on first use: `[name, type, name, type, …]`. */
+const SCHEMAS: Partial<Record<WireMethod, string[]>> = {};
+
+/**
+ * Why `value` does not fit `type` (lower-case), or `undefined` when it fits: `must be …` about the field,
+ * or a whole quoted sentence about one of its items.
+ */
+function misfit(type: string, value: unknown): string | undefined {
+  switch (type) {
+    case 's':
+      return typeof value === 'string' ? undefined : 'must be a string';
+    case 'n':
+      return typeof value !== 'number' ? 'must be a number' : Number.isFinite(value) ? undefined : 'must be a finite number';
+    case 'b':
+      return typeof value === 'boolean' ? undefined : 'must be a boolean';
+    case 'u':
+      return value === null || isObject(value) ? undefined : 'must be an object or null';
+    default:
+      return checkToolCalls(value);
   }
 }
 
-function checkToolCalls(p: Params): void {
-  if (!has(p, 'tool_calls')) throw new ParamsError('missing "tool_calls"');
-  const calls = p['tool_calls'];
-  if (!Array.isArray(calls)) throw new ParamsError('"tool_calls" must be an array');
-  calls.forEach((call: unknown, i) => {
+function checkToolCalls(calls: unknown): string | undefined {
+  if (!Array.isArray(calls)) return 'must be an array';
+  for (let i = 0; i < calls.length; i++) {
+    const call: unknown = calls[i];
     const fn = isObject(call) ? call['function'] : undefined;
     if (
       !isObject(call) ||
@@ -215,67 +222,19 @@ function checkToolCalls(p: Params): void {
       typeof fn['name'] !== 'string' ||
       typeof fn['arguments'] !== 'string'
     ) {
-      throw new ParamsError(`"tool_calls[${i}]" must be {id, type: "function", function: {name, arguments}}`);
+      return `"tool_calls[${i}]" must be {id, type: "function", function: {name, arguments}}`;
     }
-  });
-}
-
-function checkStep(p: Params): void {
-  req(p, 'content', 'string');
-  checkToolCalls(p);
-  req(p, 'reasoning_content', 'string');
-  if (!has(p, 'usage')) throw new ParamsError('missing "usage"');
-  if (p['usage'] !== null && !isObject(p['usage'])) throw new ParamsError('"usage" must be an object or null');
-}
-
-/**
- * Throws a ParamsError when a required field of `params` does not fit `method`'s schema; optional fields
- * to leave out (null or mistyped) go to `dropped`.
- */
-function checkParams(method: WireMethod, p: Params, dropped: Dropped[]): void {
-  switch (method) {
-    case 'RunBegin':
-      return req(p, 'user_input', 'string');
-    case 'TurnBegin':
-      return req(p, 'turn', 'number');
-    case 'TextDelta':
-    case 'ReasoningDelta':
-      return req(p, 'text', 'string');
-    case 'StepEnd':
-      return checkStep(p);
-    case 'ToolCallBegin':
-      req(p, 'tool_call_id', 'string');
-      req(p, 'name', 'string');
-      return req(p, 'arguments', 'string');
-    case 'ToolResult':
-      req(p, 'tool_call_id', 'string');
-      req(p, 'name', 'string');
-      req(p, 'content', 'string');
-      opt(p, 'ok', 'boolean', dropped);
-      opt(p, 'elapsed_ms', 'number', dropped);
-      return opt(p, 'truncated', 'boolean', dropped);
-    case 'TurnEnd':
-      req(p, 'turn', 'number');
-      req(p, 'stopped', 'boolean');
-      return opt(p, 'stop_reason', 'string', dropped);
-    case 'RunEnd':
-      checkStep(p);
-      opt(p, 'stop_reason', 'string', dropped);
-      return opt(p, 'turn', 'number', dropped);
-    case 'RunError':
-      req(p, 'message', 'string');
-      req(p, 'code', 'string');
-      opt(p, 'where', 'string', dropped);
-      return opt(p, 'status', 'number', dropped);
   }
+  return undefined;
 }
 
 /**
  * Validates `params` for a known `method` and returns the event, without copying or reshaping:
- * extra keys stay, `__proto__` keys stay inert own properties. Optional fields are forgiving (design §1):
- * one that is `null` is left out as absent; one of the wrong type is left out and reported to `onDropped`
- * as a `WireDecodeError{reason: "invalid-params"}` (the event is still returned). Only then are the
- * params copied (shallowly), so the caller's object is never changed.
+ * extra keys stay, `__proto__` keys stay inert own properties. Each field of the method's schema is
+ * read once. Optional fields are forgiving (design §1): one that is `null` is left out as absent; one of
+ * the wrong type is left out and reported to `onDropped` as a `WireDecodeError{reason: "invalid-params"}`
+ * (the event is still returned). Only then are the params copied (shallowly), so the caller's object
+ * is never changed.
  *
  * @throws {WireDecodeError} `reason: "invalid-params"` when a required field is missing or mistyped.
  */
@@ -286,26 +245,31 @@ export function validateEvent(
   lineNumber?: number,
   onDropped?: (err: WireDecodeError) => void,
 ): WireEvent {
-  if (!isObject(params)) {
-    throw new WireDecodeError('invalid-params', `${method}: params must be an object`, line, lineNumber);
-  }
-  const dropped: Dropped[] = [];
-  try {
-    checkParams(method, params, dropped);
-  } catch (err) {
-    if (err instanceof ParamsError) {
-      throw new WireDecodeError('invalid-params', `${method}: ${err.message}`, line, lineNumber);
+  if (!isObject(params)) throw invalidParams(method, 'params must be an object', line, lineNumber);
+  const schema = (SCHEMAS[method] ??= SCHEMA_TEXT[method].split(/[ :]/));
+  let kept: Params | undefined;
+  for (let i = 0; i < schema.length; i += 2) {
+    const key = schema[i]!;
+    const type = schema[i + 1]!;
+    const value = params[key];
+    if (type < 'a') {
+      // optional (upper-case type)
+      if (value === undefined) continue;
+      const problem = value === null ? null : misfit(type.toLowerCase(), value);
+      if (problem === undefined) continue;
+      // A spread defines own properties, so a "__proto__" key stays an inert field in the copy too.
+      kept ??= { ...params };
+      delete kept[key];
+      if (problem !== null) onDropped?.(invalidParams(method, `dropped "${key}": ${problem}`, line, lineNumber));
+      continue;
     }
-    throw err;
+    if (value === undefined && !has(params, key)) throw invalidParams(method, `missing "${key}"`, line, lineNumber);
+    const problem = misfit(type, value);
+    if (problem !== undefined) throw invalidParams(method, problem[0] === '"' ? problem : `"${key}" ${problem}`, line, lineNumber);
   }
-  if (dropped.length === 0) return { method, params } as WireEvent;
-  // A spread defines own properties, so a "__proto__" key stays an inert field in the copy too.
-  const kept: Params = { ...params };
-  for (const { key, problem } of dropped) {
-    delete kept[key];
-    if (problem !== undefined) {
-      onDropped?.(new WireDecodeError('invalid-params', `${method}: dropped "${key}": ${problem}`, line, lineNumber));
-    }
-  }
-  return { method, params: kept } as WireEvent;
+  return { method, params: kept ?? params } as WireEvent;
+}
+
+function invalidParams(method: string, message: string, line: string, lineNumber: number | undefined): WireDecodeError {
+  return new WireDecodeError('invalid-params', `${method}: ${message}`, line, lineNumber);
 }

@@ -1,8 +1,7 @@
 /**
- * Framing: bytes → documents. A sync push line splitter (NDJSON), SSE framing through
- * eventsource-parser, and format sniffing from the first non-whitespace bytes. No I/O, no timers.
+ * Framing: bytes → documents. A sync push line splitter, NDJSON and SSE framing over its lines, and
+ * format sniffing from the first non-whitespace bytes. No I/O, no timers.
  */
-import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { WireDecodeError } from '../errors.js';
 
 /** How a body is framed: one JSON document a line, or Server-Sent Events `data:` payloads. */
@@ -63,8 +62,9 @@ export function createLineSplitter(options: LineSplitterOptions): LineSplitter {
   let skipping = false;
   let swallowLF = false;
 
-  const tooLong = (units: number, bytes: () => number): boolean =>
-    units > maxLineBytes || (units * 3 > maxLineBytes && bytes() > maxLineBytes);
+  /** Over the cap: exact UTF-8 bytes are counted only when the UTF-16 units say they could be. */
+  const tooLong = (line: string): boolean =>
+    line.length > maxLineBytes || (line.length * 3 > maxLineBytes && utf8Length(line) > maxLineBytes);
 
   function drop(head: string): void {
     fragments = [];
@@ -82,28 +82,21 @@ export function createLineSplitter(options: LineSplitterOptions): LineSplitter {
     }
     let line: string;
     if (fragments.length === 0) {
-      const units = end - start;
-      if (tooLong(units, () => utf8Length(text.slice(start, end)))) {
-        onTooLong(lineNumber, text.slice(start, Math.min(end, start + 200)));
-        return;
-      }
       line = text.slice(start, end);
-    } else {
-      const units = pendingUnits + end - start;
-      const tail = text.slice(start, end);
-      if (tooLong(units, () => (pendingBytes ?? utf8Length(fragments.join(''))) + utf8Length(tail))) {
-        const head = fragments.join('').slice(0, 200);
-        fragments = [];
-        pendingUnits = 0;
-        pendingBytes = undefined;
-        onTooLong(lineNumber, head);
+      if (tooLong(line)) {
+        onTooLong(lineNumber, line.slice(0, 200));
         return;
       }
-      fragments.push(tail);
+    } else {
+      fragments.push(text.slice(start, end));
       line = fragments.join('');
       fragments = [];
       pendingUnits = 0;
       pendingBytes = undefined;
+      if (tooLong(line)) {
+        onTooLong(lineNumber, line.slice(0, 200));
+        return;
+      }
     }
     onLine(line, lineNumber);
   }
@@ -179,7 +172,7 @@ export interface Framing {
   readonly format: WireFormat | undefined;
   /** The first characters of the body after leading whitespace (for error messages). */
   readonly head: string;
-  /** SSE lines that are neither a field nor a comment (eventsource-parser ignores them silently). */
+  /** SSE lines that are neither a field nor a comment (ignored, as the SSE spec says). */
   readonly garbageLines: number;
 }
 
@@ -213,8 +206,8 @@ const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === LF || 
 /**
  * Creates the framing layer. Bytes go through one streaming `TextDecoder` (so a UTF-8 sequence split
  * across chunks decodes once, and a leading BOM is dropped), then through the line splitter. NDJSON:
- * every non-blank line is a document. SSE: lines go through eventsource-parser; each message's `data`
- * is a document, except empty data and `[DONE]`; `event`, `id`, `retry` and comments are ignored.
+ * every non-blank line is a document. SSE: each message's `data` (its `data` lines joined by LF, as the
+ * SSE spec reads them) is a document, except empty data and `[DONE]`; `event`, `id`, `retry` and comments are ignored.
  * Unlike `EventSource`, a last message whose blank line never came is still delivered at `end()` (a cut
  * one then fails to decode, as a cut NDJSON line does). An SSE message's size is capped in UTF-16
  * units of its lines (each line on its own in exact UTF-8 bytes).
@@ -234,29 +227,54 @@ export function createFraming(options: FramingOptions): Framing {
   let sniffText = '';
   let head = '';
 
-  // SSE state: messages are numbered from 1; one that grows over the cap is dropped whole.
-  let sse: EventSourceParser | undefined;
+  // SSE state (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation):
+  // messages are numbered from 1; one that grows over the cap is dropped whole.
+  let data = '';
+  let dataLines = 0;
   let messageNumber = 0;
   let messageUnits = 0;
   let droppingMessage = false;
   let garbageLines = 0;
 
-  function sseParser(): EventSourceParser {
-    sse ??= createParser({
-      onEvent(message) {
+  /** A blank line ends a message: its data is a document unless empty or `[DONE]`; no data, no message. */
+  function dispatch(): void {
+    messageUnits = 0;
+    if (dataLines === 0) return;
+    const text = data;
+    data = '';
+    dataLines = 0;
+    messageNumber++;
+    if (text !== '' && text !== '[DONE]') onDocument(text, messageNumber);
+  }
+
+  /** One SSE line: `data` lines gather (joined by LF); `event`, `id`, `retry` and comments are ignored. */
+  function sseLine(line: string): void {
+    if (droppingMessage) {
+      if (line === '') {
+        droppingMessage = false;
         messageNumber++;
-        messageUnits = 0;
-        if (message.data === '' || message.data === '[DONE]') return;
-        onDocument(message.data, messageNumber);
-      },
-    });
-    return sse;
+      }
+      return;
+    }
+    if (line === '') return dispatch();
+    messageUnits += line.length;
+    if (messageUnits > maxLineBytes) return dropMessage(line);
+    let value: string;
+    if (line.startsWith('data:')) value = line.slice(line.charCodeAt(5) === 0x20 ? 6 : 5);
+    else if (line === 'data') value = '';
+    else {
+      const colon = line.indexOf(':');
+      if (colon !== 0 && !SSE_FIELDS.includes(colon === -1 ? line : line.slice(0, colon))) garbageLines++;
+      return;
+    }
+    data = dataLines++ === 0 ? value : `${data}\n${value}`;
   }
 
   function dropMessage(head: string): void {
     droppingMessage = true;
     messageUnits = 0;
-    sseParser().reset();
+    data = '';
+    dataLines = 0;
     onTooLong(
       new WireDecodeError(
         'line-too-long',
@@ -276,23 +294,7 @@ export function createFraming(options: FramingOptions): Framing {
         onDocument(line, lineNumber);
         return;
       }
-      if (droppingMessage) {
-        if (line === '') {
-          droppingMessage = false;
-          messageNumber++;
-        }
-        return;
-      }
-      if (line === '') messageUnits = 0;
-      else {
-        if (!isSseLine(line)) garbageLines++;
-        messageUnits += line.length;
-        if (messageUnits > maxLineBytes) {
-          dropMessage(line);
-          return;
-        }
-      }
-      sseParser().feed(line + '\n');
+      sseLine(line);
     },
     onTooLong(lineNumber, lineHead) {
       if (format === 'ndjson') {
@@ -348,7 +350,7 @@ export function createFraming(options: FramingOptions): Framing {
       if (decoder) pushText(decoder.decode());
       if (format === undefined) decide('ndjson');
       splitter.end();
-      if (format === 'sse' && !droppingMessage) sseParser().feed('\n');
+      if (format === 'sse' && !droppingMessage) dispatch();
     },
     get format() {
       return format;
@@ -360,12 +362,6 @@ export function createFraming(options: FramingOptions): Framing {
       return garbageLines;
     },
   };
-}
-
-function isSseLine(line: string): boolean {
-  if (line.charCodeAt(0) === 0x3a || line.startsWith('data:')) return true;
-  const colon = line.indexOf(':');
-  return SSE_FIELDS.includes(colon === -1 ? line : line.slice(0, colon));
 }
 
 function skipSpace(text: string, from = 0): number {

@@ -8,6 +8,8 @@ import { createAiSdkDialect } from './ai-sdk.js';
 import { createPagentDialect } from './pagent.js';
 import { createVictorDialect } from './victor.js';
 
+export { detectDialect, loadDialect } from './registry.js';
+
 /**
  * A family of wire shapes: `pagent` (JSON-RPC, pagent and pagentv4), `victor` (wire events v1),
  * `ag-ui` (AG-UI events) or `ai-sdk` (the AI SDK UI message stream).
@@ -26,60 +28,10 @@ export interface DialectDecoder {
   reset(): void;
 }
 
-/** The UI message parts of the AI SDK, by `type` (besides `data-*`). */
-const AI_SDK_TYPES = new Set([
-  'start',
-  'finish',
-  'abort',
-  'start-step',
-  'finish-step',
-  'text-start',
-  'text-delta',
-  'text-end',
-  'reasoning-start',
-  'reasoning-delta',
-  'reasoning-end',
-  'tool-input-start',
-  'tool-input-delta',
-  'tool-input-available',
-  'tool-input-error',
-  'tool-approval-request',
-  'tool-output-available',
-  'tool-output-error',
-  'tool-output-denied',
-  'source-url',
-  'source-document',
-  'file',
-  'message-metadata',
-]);
-
 /**
- * Tells the dialect from one document: a JSON-RPC envelope (`jsonrpc` or `method`) is `pagent`;
- * `{"v": …, "event": …}` is `victor`; an upper-case `type` (`RUN_STARTED`, `TEXT_MESSAGE_CONTENT`, …) is
- * `ag-ui`; a UI message part `type` (`start`, `text-delta`, `data-*`, …, or `error` with `errorText`) is
- * `ai-sdk`; any other string `type` is Victor's legacy shape. Returns `undefined` for anything else,
- * invalid JSON included.
+ * Creates a fresh decoder for one stream in the named dialect, every reader imported statically (the
+ * decoder core loads them lazily instead, through `./registry.js`).
  */
-export function detectDialect(text: string): DialectName | undefined {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return undefined;
-  const fields = doc as Record<string, unknown>;
-  const has = (key: string): boolean => Object.prototype.hasOwnProperty.call(doc, key);
-  if (has('jsonrpc') || has('method')) return 'pagent';
-  if (has('v') && has('event')) return 'victor';
-  const type = fields['type'];
-  if (typeof type !== 'string') return undefined;
-  if (/^[A-Z][A-Z0-9_]*$/.test(type)) return 'ag-ui';
-  if (AI_SDK_TYPES.has(type) || type.startsWith('data-') || (type === 'error' && has('errorText'))) return 'ai-sdk';
-  return 'victor';
-}
-
-/** Creates a fresh decoder for one stream in the named dialect. */
 export function createDialect(name: DialectName): DialectDecoder {
   switch (name) {
     case 'victor':

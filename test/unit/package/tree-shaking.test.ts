@@ -2,8 +2,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { build, type Rolldown } from 'vite';
 
-/** Bundles one entry of test/unit/package/entries/ with its imports, minified, as a consumer's bundler would. */
-async function bundle(name: string): Promise<string> {
+/**
+ * Bundles one entry of test/unit/package/entries/ with its imports, minified, as a consumer's bundler would:
+ * the code of every chunk, or of the entry chunk alone (without the chunks it loads lazily).
+ */
+async function bundle(name: string, only: 'all' | 'entry' = 'all'): Promise<string> {
   const entry = fileURLToPath(new URL(`./entries/${name}.ts`, import.meta.url));
   const out = (await build({
     configFile: false,
@@ -11,7 +14,7 @@ async function bundle(name: string): Promise<string> {
     build: { write: false, minify: true, lib: { entry, formats: ['es'] }, rolldownOptions: { external: [/^eventsource-parser/, 'idb-keyval'] } },
   })) as Rolldown.RolldownOutput | Rolldown.RolldownOutput[];
   const first = Array.isArray(out) ? out[0]! : out;
-  return first.output.map((o) => (o.type === 'chunk' ? o.code : '')).join('');
+  return first.output.map((o) => (o.type === 'chunk' && (only === 'all' || o.isEntry) ? o.code : '')).join('');
 }
 
 // Text that only the writers hold: encodeStream's closing message, the AG-UI writer's thread ids, the AI
@@ -31,9 +34,12 @@ describe('what a consumer bundles', () => {
     for (const marker of WRITER_MARKERS) expect(code, marker).toContain(marker);
   });
 
-  it("the readers come with the decoder, because 'auto' may need any of them", async () => {
-    const code = await bundle('decoder');
-    expect(code).toContain('TOOL_CALL_RESULT');
-    expect(code).toContain('tool-output-available');
+  it("the AG-UI, AI SDK and Victor readers are chunks the decoder loads when 'auto' meets their dialect", async () => {
+    const entry = await bundle('decoder', 'entry');
+    const all = await bundle('decoder');
+    for (const marker of ['TOOL_CALL_RESULT', 'finishReason', 'victor-unmatched-']) {
+      expect(entry.includes(marker), `entry chunk holds "${marker}"`).toBe(false);
+      expect(all, marker).toContain(marker);
+    }
   });
 });

@@ -2,11 +2,16 @@ import { expect } from 'vitest';
 import { randomPieces } from '../../helpers/random.js';
 import {
   createWireDecoder,
+  loadDialect,
   type UnknownEvent,
   type WireDecodeError,
   type WireDecoderOptions,
   type WireEvent,
 } from '../../../src/index.js';
+
+// The push decoder reads pagent synchronously and loads other readers on first use; these helpers decode
+// synchronously, so every reader is loaded first (test/unit/wire/lazy-readers.test.ts covers the loading).
+await Promise.all((['victor', 'ag-ui', 'ai-sdk'] as const).map((name) => loadDialect(name)));
 
 export interface Decoded {
   events: Array<WireEvent | UnknownEvent>;

@@ -2,8 +2,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createVictorDialect } from '../../../src/wire/dialects/victor.js';
 import { createWireDecoder } from '../../../src/wire/decoder.js';
+import { loadDialect } from '../../../src/wire/dialects/registry.js';
 import { WireDecodeError } from '../../../src/errors.js';
 import type { EventOf, ParamsOf, UnknownEvent, WireEvent, WireMethod } from '../../../src/wire/events.js';
+
+// the push decoder below decodes synchronously once the Victor reader is loaded
+await loadDialect('victor');
 
 const fixtures = new URL('../../fixtures/victor/', import.meta.url);
 const docsOf = (name: string): string[] =>

@@ -1,0 +1,152 @@
+/**
+ * `npm run bench:results`: writes bench/results.md — decoding against its floor (three runs in a row in
+ * Node, the worst of each figure kept, and one run in Chromium), the size budgets, and the other
+ * benchmarks' own printouts, all from one run on one machine, which the file describes.
+ */
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { bundleIife, pageWithScript, withChromium } from './browser.js';
+import { makeSet, measureSet, type DecodeFigure } from './decode.bench.js';
+import { formatSizes, measureSize, SIZE_ENTRIES, type SizeFigure } from './sizes.js';
+
+const RUNS = 3;
+const SETS = [
+  { lines: 10_000, rounds: 21 },
+  { lines: 200_000, rounds: 9 },
+];
+/** The other benchmarks whose printouts are copied in (bench/<name>.bench.ts). */
+const OTHERS = ['agent', 'store', 'element', 'llm'];
+
+const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+
+async function nodeDecode(): Promise<DecodeFigure[][]> {
+  const runs: DecodeFigure[][] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const figures: DecodeFigure[] = [];
+    for (const { lines, rounds } of SETS) figures.push(...(await measureSet(makeSet(lines), rounds)));
+    runs.push(figures);
+    console.error(`decode, Node: run ${run + 1} of ${RUNS} done`);
+  }
+  return runs;
+}
+
+async function chromiumDecode(): Promise<{ version: string; figures: DecodeFigure[] }> {
+  const script = await bundleIife(here('./decode.bench.ts'), 'decodeBenchModule', true);
+  return withChromium(async (browser) => {
+    const page = await pageWithScript(browser, script);
+    const figures: DecodeFigure[] = [];
+    for (const { lines, rounds } of SETS) {
+      const part = await page.evaluate(
+        async ([n, r]) => {
+          const bench = (globalThis as unknown as { decodeBench: { makeSet: typeof makeSet; measureSet: typeof measureSet } }).decodeBench;
+          // AG-UI's parser is measured in Node only (its RxJS import is not bundled for the page)
+          return bench.measureSet(bench.makeSet(n!), r!, 5, (name) => !name.includes('parseSSEStream'));
+        },
+        [lines, rounds],
+      );
+      figures.push(...part);
+    }
+    return { version: browser.version(), figures };
+  });
+}
+
+/** The worst (lowest) ratio of each figure over the runs, with every run's ratio. */
+function worstOf(runs: DecodeFigure[][]): Array<DecodeFigure & { all: number[] }> {
+  return runs[0]!.map((first, i) => {
+    const all = runs.map((r) => r[i]!.ratio);
+    const worst = runs.map((r) => r[i]!).reduce((a, b) => (b.ratio < a.ratio ? b : a));
+    return { ...first, ...worst, all };
+  });
+}
+
+const TARGETS: Record<string, number> = { 'createWireDecoder (push)': 0.9, decodeWireStream: 0.7, WireClient: 0.7 };
+
+function decodeTable(rows: Array<DecodeFigure & { all?: number[] }>): string {
+  const head = '| set | format | subject | × the floor | target | runs | subject ms | floor ms |\n| --- | --- | --- | --- | --- | --- | --- | --- |';
+  const body = rows.map((f) => {
+    const target = TARGETS[f.subject];
+    const verdict = target === undefined ? '—' : `≥ ${target} ${f.ratio >= target ? '✓' : '✗'}`;
+    return `| ${f.set} | ${f.format} | ${f.subject} | ${f.ratio.toFixed(2)} | ${verdict} | ${(f.all ?? [f.ratio]).map((r) => r.toFixed(2)).join(', ')} | ${f.ms.toFixed(1)} | ${f.floorMs.toFixed(1)} |`;
+  });
+  return [head, ...body].join('\n');
+}
+
+function sizeTable(figures: SizeFigure[]): string {
+  const kB = (b: number): string => (b / 1000).toFixed(2);
+  const head =
+    '| entry | min+gzip (kB) | budget (kB) | within | ceiling meanwhile (kB) | loaded on use (kB) |\n| --- | --- | --- | --- | --- | --- |';
+  const body = figures.map(
+    (f) =>
+      `| ${f.name} | ${kB(f.bytes)} | ${f.budget === undefined ? '—' : kB(f.budget)} | ${f.budget === undefined ? '—' : f.bytes <= f.budget ? '✓' : '✗'} | ${f.ceiling === undefined ? '—' : kB(f.ceiling)} | ${f.lazy.map(kB).join(', ') || '—'} |`,
+  );
+  return [head, ...body].join('\n');
+}
+
+async function other(name: string): Promise<string> {
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', here('./run.ts'), `${name}.bench`], {
+      cwd: here('..'),
+      maxBuffer: 1 << 24,
+    });
+    return stdout.trim();
+  } catch (err) {
+    return `(failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)})`;
+  }
+}
+
+const started = new Date();
+const load = loadavg().map((l) => l.toFixed(1)).join(', ');
+const sizes: SizeFigure[] = [];
+for (const entry of SIZE_ENTRIES) sizes.push(await measureSize(entry));
+console.error(formatSizes(sizes));
+const node = worstOf(await nodeDecode());
+const chromium = await chromiumDecode();
+console.error('decode, Chromium: done');
+const others: string[] = [];
+for (const name of OTHERS) {
+  others.push(`### ${name}.bench.ts\n\n\`\`\`\n${await other(name)}\n\`\`\``);
+  console.error(`${name}: done`);
+}
+
+const cpu = cpus()[0]?.model ?? 'unknown CPU';
+const md = `# Benchmark results
+
+Written by \`npm run bench:results\` (bench/results.ts) on ${started.toISOString().slice(0, 10)}; every figure below
+comes from that one run. Machine: ${cpu}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node
+${process.version}, Chromium ${chromium.version}; load average at the start ${load} (the machine is shared:
+Node figures are measured on this process's CPU time, not wall-clock time).
+
+## Decoding against its floor
+
+The floor is \`TextDecoder\` over the whole body + \`split('\\n')\` + \`JSON.parse\` of each document (SSE's
+\`data: \` cut off) in one loop. Each figure is floor time / subject time on the same bytes (1.00 = the floor,
+higher = faster), cut into 4 KiB chunks as a network delivers them, the subject validating every event as
+it does in use. Measured in rounds (the floor, then each subject) after 5 warm-up rounds; median over the
+rounds (${SETS.map((s) => `${s.rounds} for ${s.lines.toLocaleString('en')} lines`).join(', ')}).
+
+### Node: ${RUNS} runs in a row, the worst reported
+
+${decodeTable(node)}
+
+### Chromium ${chromium.version} (one run, wall-clock time)
+
+${decodeTable(chromium.figures)}
+
+## Sizes
+
+esbuild (bundle, minify, ESM, browser, code splitting) of a consumer's one-line import, gzip -9 of every
+chunk loaded at once; chunks loaded by \`import()\` are listed apart. 1 kB = 1,000 bytes. \`npm test\` fails
+when an entry is over its budget, or, for an entry not yet within it, over the ceiling it must not grow
+past meanwhile (test/package/sizes.test.ts).
+
+${sizeTable(sizes)}
+
+## Other benchmarks (their own printouts, same run)
+
+${others.join('\n\n')}
+`;
+writeFileSync(here('./results.md'), md);
+console.error('bench/results.md written');

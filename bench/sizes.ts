@@ -1,0 +1,141 @@
+/**
+ * Size budgets: what a consumer's one-line import of each entry costs, bundled the way a consumer's
+ * build would (esbuild: bundle, minify, ESM, browser, code splitting), counted as the gzip -9 size of
+ * every chunk the page loads at once (the entry chunk and the chunks it imports statically; chunks
+ * loaded by dynamic `import()` are listed apart and not counted).
+ */
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build, type Metafile } from 'esbuild';
+
+/** One entry with its budget, in bytes of min+gzip (1 kB = 1,000 bytes) (`undefined`: reported, not budgeted). */
+export interface SizeEntry {
+  name: string;
+  /** The consumer's module: one import from `pagent-web` (or a subpath). */
+  code: string;
+  budget: number | undefined;
+  /**
+   * For an entry not yet within its budget: the size it must not grow past meanwhile (what the test
+   * enforces), so that it can only shrink towards the budget. Remove it once the budget holds.
+   */
+  ceiling?: number | undefined;
+}
+
+const use = (names: string[]): string => `import { ${names.join(', ')} } from 'pagent-web';\nglobalThis.used = [${names.join(', ')}];`;
+
+/** The budgeted entries (issue 16 and the element's budget). */
+export const SIZE_ENTRIES: SizeEntry[] = [
+  { name: 'codec + push decoder', code: use(['decodeEventLine', 'encodeEventLine', 'createWireDecoder']), budget: 4_000, ceiling: 5_250 },
+  { name: 'WireClient', code: use(['WireClient']), budget: 7_000, ceiling: 8_150 },
+  { name: 'Agent + LLM + tool + Session', code: use(['Agent', 'LLM', 'tool', 'Session']), budget: 12_000, ceiling: 15_800 },
+  { name: 'pagent-chat.js (the element)', code: `import 'pagent-web/pagent-chat.js';`, budget: 50_000 },
+  { name: 'the whole SDK', code: `export * from 'pagent-web';`, budget: undefined },
+];
+
+/** Where `pagent-web` resolves: the sources, or the built `dist/` a consumer installs. */
+export type SizeSource = 'src' | 'dist';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TARGETS: Record<SizeSource, Record<string, string>> = {
+  src: { 'pagent-web': 'src/index.ts', 'pagent-web/pagent-chat.js': 'src/chat/pagent-chat.ts' },
+  dist: { 'pagent-web': 'dist/index.js', 'pagent-web/pagent-chat.js': 'dist/pagent-chat.js' },
+};
+
+/** The measured size of one entry. */
+export interface SizeFigure {
+  name: string;
+  /** min+gzip bytes loaded at once (entry chunk + static imports). */
+  bytes: number;
+  budget: number | undefined;
+  ceiling: number | undefined;
+  /** min+gzip bytes of each chunk loaded later by `import()`. */
+  lazy: number[];
+}
+
+/** Bundles `code` as a consumer would and measures it. */
+export async function measureSize(entry: SizeEntry, source: SizeSource = 'src'): Promise<SizeFigure> {
+  const targets = TARGETS[source];
+  const result = await build({
+    stdin: { contents: entry.code, resolveDir: ROOT, loader: 'ts', sourcefile: 'consumer.ts' },
+    bundle: true,
+    minify: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    outdir: '/virtual-out',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'pagent-web',
+        setup(b) {
+          b.onResolve({ filter: /^pagent-web(\/.*)?$/ }, (args) => {
+            const target = targets[args.path];
+            return target ? { path: `${ROOT}${target}` } : undefined;
+          });
+        },
+      },
+    ],
+  });
+  const metafile: Metafile = result.metafile;
+  const gz = new Map(result.outputFiles.map((f) => [f.path.replace(/^.*\/virtual-out\//, ''), gzipSync(f.contents, { level: 9 }).length]));
+  const outputs = Object.entries(metafile.outputs).map(([path, o]) => ({ path: path.replace(/^.*virtual-out\//, ''), o }));
+  const entryOut = outputs.find(({ o }) => o.entryPoint !== undefined);
+  if (!entryOut) throw new Error(`sizes: no entry chunk for ${entry.name}`);
+  // the entry chunk and, transitively, every chunk it imports statically
+  const eager = new Set<string>();
+  const visit = (path: string): void => {
+    if (eager.has(path)) return;
+    eager.add(path);
+    const out = outputs.find((x) => x.path === path);
+    for (const imp of out?.o.imports ?? []) if (imp.kind === 'import-statement') visit(imp.path.replace(/^.*virtual-out\//, ''));
+  };
+  visit(entryOut.path);
+  let bytes = 0;
+  const lazy: number[] = [];
+  for (const { path } of outputs) {
+    if (!path.endsWith('.js')) continue;
+    if (eager.has(path)) bytes += gz.get(path) ?? 0;
+    else lazy.push(gz.get(path) ?? 0);
+  }
+  return { name: entry.name, bytes, budget: entry.budget, ceiling: entry.ceiling, lazy };
+}
+
+/** The entries whose size is over their budget. */
+export function overBudget(figures: SizeFigure[]): SizeFigure[] {
+  return figures.filter((f) => f.budget !== undefined && f.bytes > f.budget);
+}
+
+/** The entries that fail the check: over their ceiling, or over their budget when they have none. */
+export function overLimit(figures: SizeFigure[]): SizeFigure[] {
+  return figures.filter((f) => {
+    const limit = f.ceiling ?? f.budget;
+    return limit !== undefined && f.bytes > limit;
+  });
+}
+
+/** kB as the README counts them: 1 kB = 1,000 bytes. */
+const kB = (bytes: number): string => `${(bytes / 1000).toFixed(2)} kB`;
+
+/** One line per entry: size, budget and verdict, the lazy chunks apart. */
+export function formatSizes(figures: SizeFigure[]): string {
+  return figures
+    .map((f) => {
+      const verdict =
+        f.budget === undefined
+          ? '(not budgeted)'
+          : `budget ${kB(f.budget)}: ${f.bytes > f.budget ? 'OVER' : 'ok'}` +
+            (f.ceiling === undefined ? '' : ` (not to grow past ${kB(f.ceiling)} meanwhile: ${f.bytes > f.ceiling ? 'OVER' : 'ok'})`);
+      const lazy = f.lazy.length > 0 ? `; loaded on use: ${f.lazy.map(kB).join(', ')}` : '';
+      return `${f.name}: ${kB(f.bytes)} min+gzip, ${verdict}${lazy}`;
+    })
+    .join('\n');
+}
+
+/** `npm run bench sizes`: every entry, measured from the sources. */
+export async function run(): Promise<void> {
+  const figures: SizeFigure[] = [];
+  for (const entry of SIZE_ENTRIES) figures.push(await measureSize(entry));
+  console.log(formatSizes(figures));
+}

@@ -1,0 +1,38 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { formatSizes, measureSize, overBudget, overLimit, SIZE_ENTRIES, type SizeFigure } from '../../bench/sizes.js';
+
+// `npm test` builds first (pretest): the entries are measured from dist/, the files a consumer installs.
+const dist = new URL('../../dist/index.js', import.meta.url);
+
+describe('size budgets (min+gzip of a one-line import, esbuild)', () => {
+  // Entries not yet within their budget carry a ceiling (bench/sizes.ts): they fail when they grow past it.
+  it('every entry is within its budget, or its ceiling while it has one', async () => {
+    if (!existsSync(dist)) throw new Error('dist/ missing: run `npm run build` first');
+    const figures: SizeFigure[] = [];
+    for (const entry of SIZE_ENTRIES) figures.push(await measureSize(entry, 'dist'));
+    const report = formatSizes(figures);
+    console.log(report);
+    expect(figures.every((f) => f.bytes > 1_000), report).toBe(true);
+    expect(overLimit(figures).map((f) => f.name), report).toEqual([]);
+  });
+
+  it('the checker fails an entry over its budget, printing its figures', async () => {
+    // a deliberately oversized fixture: the whole SDK against a 1 kB budget
+    const fixture = { name: 'oversized fixture', code: `export * from 'pagent-web';`, budget: 1_000 };
+    const figure = await measureSize(fixture, 'src');
+    expect(figure.bytes).toBeGreaterThan(10_000);
+    expect(overBudget([figure])).toEqual([figure]);
+    expect(overLimit([figure])).toEqual([figure]);
+    // and an entry over its budget that grew past its ceiling
+    const grown = await measureSize({ ...fixture, budget: 1_000, ceiling: 2_000 }, 'src');
+    expect(overLimit([grown])).toEqual([grown]);
+    expect(formatSizes([figure])).toMatch(/^oversized fixture: \d+\.\d\d kB min\+gzip, budget 1\.00 kB: OVER/);
+  });
+
+  it('counts chunks loaded by import() apart: the dialect readers are not in the decoder', async () => {
+    const decoder = await measureSize(SIZE_ENTRIES[0]!, 'src');
+    expect(decoder.lazy.length).toBeGreaterThanOrEqual(3);
+    expect(decoder.lazy.every((bytes) => bytes > 0)).toBe(true);
+  });
+});
