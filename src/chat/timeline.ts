@@ -9,6 +9,7 @@
  * not persistent).
  */
 import type { ChatMessage } from '../agent/messages.js';
+import { inputText } from '../agent/content-parts.js';
 import type { ErrorCode, StopReason, UnknownEvent, Usage, WireEvent } from '../wire/events.js';
 import { errorKind, type ErrorKind } from './error-kind.js';
 
@@ -515,7 +516,7 @@ export function timelineFromMessages(messages: readonly ChatMessage[]): Timeline
     if (m.role === 'user') {
       flush();
       turn = 0;
-      events.push({ method: 'RunBegin', params: { user_input: m.content } }, { method: 'TurnBegin', params: { turn: 0 } });
+      events.push({ method: 'RunBegin', params: { user_input: inputText(m.content) } }, { method: 'TurnBegin', params: { turn: 0 } });
     } else if (m.role === 'assistant') {
       if (events.length === 0) events.push({ method: 'RunBegin', params: { user_input: '' } }, { method: 'TurnBegin', params: { turn: 0 } });
       else if (stepped) {

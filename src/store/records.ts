@@ -3,6 +3,7 @@
  * structured-clone data with a schema `version`, so a newer library can read (or refuse) older data.
  */
 import type { ChatMessage } from '../agent/messages.js';
+import { partsProblem, partsTranscript } from '../agent/content-parts.js';
 
 /** The schema version written by this library. */
 export const RECORD_VERSION = 1;
@@ -72,8 +73,12 @@ export function messageProblem(m: unknown): string | undefined {
   if (!isObject(m)) return 'not an object';
   switch (m.role) {
     case 'system':
-    case 'user':
-      return typeof m.content === 'string' ? undefined : `${m.role} content is not a string`;
+      return typeof m.content === 'string' ? undefined : 'system content is not a string';
+    case 'user': {
+      if (typeof m.content === 'string') return undefined;
+      const problem = partsProblem(m.content);
+      return problem && `user ${problem}`;
+    }
     case 'assistant': {
       if (typeof m.content !== 'string' && m.content !== null) return 'assistant content is not a string or null';
       if (m.reasoning_content !== undefined && typeof m.reasoning_content !== 'string') {
@@ -145,7 +150,7 @@ export function exportProblem(f: unknown): string | undefined {
 export function titleFrom(messages: readonly ChatMessage[]): string {
   const first = messages.find((m) => m.role === 'user');
   if (!first) return '';
-  const text = first.content.replace(/\s+/g, ' ').trim();
+  const text = partsTranscript(first.content).replace(/\s+/g, ' ').trim();
   const chars = Array.from(text);
   return chars.length > 80 ? `${chars.slice(0, 79).join('')}…` : text;
 }
