@@ -32,6 +32,8 @@ export interface SessionRecord {
 export interface MessageRecord {
   version: 1;
   message: ChatMessage;
+  /** Indices of the user message's parts whose data lives in blob records (their URL is empty here). */
+  blobs?: number[];
 }
 
 /** The JSON file written by `export` and read by `import`. */
@@ -127,6 +129,7 @@ export function sessionRecordProblem(r: unknown, id: string): string | undefined
 export function messageRecordProblem(r: unknown): string | undefined {
   if (!isObject(r)) return 'the message record is not an object';
   if (r.version !== RECORD_VERSION) return `the message record has schema version ${String(r.version)}, expected ${RECORD_VERSION}`;
+  if (r.blobs !== undefined && !(Array.isArray(r.blobs) && r.blobs.every(isCount))) return 'the attachment list is not a list of part indices';
   return messageProblem(r.message);
 }
 
