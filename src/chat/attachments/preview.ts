@@ -1,0 +1,80 @@
+/**
+ * Renderers for attachments: the composer's previews of files waiting to be sent (thumbnail or file chip,
+ * name, size, a remove button each) with the sentences about refused files, and the attachments of a
+ * sent message (thumbnails that open larger, file chips). Names are untrusted: text bindings in `<bdi>`.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import { format } from '../i18n.js';
+import type { AttachmentUi } from './state.js';
+import { attachmentStrings, formatSize } from './strings.js';
+import type { ChatAttachment } from './types.js';
+
+const fileIcon = html`<svg class="file-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M6 2.75h8l4 4v14.5H6z M14 2.75v4h4" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round"/></svg>`;
+
+/** The name shown for an attachment (`image` for a pasted or stored image without one). */
+const nameOf = (a: ChatAttachment, fallback: string): string => (a.name === '' ? fallback : a.name);
+
+/** A displayable URL for an image attachment: its own blob: URL, one made from its data, or an allowed https URL. */
+function imageUrl(a: ChatAttachment, ui: AttachmentUi): string | undefined {
+  if (a.part.type !== 'image_url') return undefined;
+  const url = a.part.image_url.url;
+  if (!url.startsWith('data:') && !a.url) {
+    try {
+      const parsed = new URL(url);
+      return parsed.protocol === 'https:' && ui.allowImage?.(parsed) ? parsed.href : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return ui.url(a);
+}
+
+/** The files waiting to be sent, and what was refused. */
+export function renderPreviews(pending: readonly ChatAttachment[], errors: readonly string[], ui: AttachmentUi): TemplateResult {
+  const s = attachmentStrings(ui.locale, ui.strings);
+  return html`<div class="attachments-pending">
+    ${pending.length > 0
+      ? html`<ul part="attachment-previews" class="attachment-list" aria-label=${s.attachments}>
+          ${pending.map((a, i) => {
+            const name = nameOf(a, s.image);
+            const url = a.kind === 'image' ? ui.url(a) : undefined;
+            return html`<li part="attachment-preview" class="attachment-chip">
+              ${url ? html`<img class="thumb" src=${url} alt="" />` : fileIcon}
+              <span class="attachment-name"><bdi>${name}</bdi></span>
+              <span class="attachment-size">${formatSize(a.size, ui.locale)}</span>
+              <button part="attachment-remove" type="button" class="attachment-remove" aria-label=${format(s.removeAttachment, { name })} @click=${() => ui.remove(i)}>
+                <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><path d="M4 4l8 8M12 4l-8 8" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/></svg>
+              </button>
+            </li>`;
+          })}
+        </ul>`
+      : nothing}
+    ${errors.length > 0
+      ? html`<div part="attachment-error" class="attachment-error" role="alert">${errors.map((e) => html`<p>${e}</p>`)}</div>`
+      : nothing}
+  </div>`;
+}
+
+/** The attachments of a sent message, under its text. */
+export function renderAttachments(list: readonly ChatAttachment[], ui: AttachmentUi): TemplateResult {
+  const s = attachmentStrings(ui.locale, ui.strings);
+  return html`<ul part="message-attachments" class="message-attachments" aria-label=${s.attachments}>
+    ${list.map((a) => {
+      const name = nameOf(a, s.image);
+      const url = a.kind === 'image' ? imageUrl(a, ui) : undefined;
+      if (url) {
+        return html`<li>
+          <button part="attachment-thumb" type="button" class="thumb-button" aria-label=${format(s.viewImage, { name })} @click=${() => ui.view(a)}>
+            <img class="thumb" src=${url} alt=${name} />
+          </button>
+        </li>`;
+      }
+      return html`<li part="attachment-chip" class="attachment-chip">
+        ${fileIcon}<span class="attachment-name"><bdi>${name}</bdi></span>
+        ${a.size > 0 ? html`<span class="attachment-size">${formatSize(a.size, ui.locale)}</span>` : nothing}
+      </li>`;
+    })}
+  </ul>`;
+}
+
+export { imageUrl };
