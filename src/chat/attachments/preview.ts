@@ -9,7 +9,7 @@ import type { AttachmentUi } from './state.js';
 import { attachmentStrings, formatSize } from './strings.js';
 import type { ChatAttachment } from './types.js';
 
-const fileIcon = html`<svg class="file-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path d="M6 2.75h8l4 4v14.5H6z M14 2.75v4h4" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round"/></svg>`;
+const fileIcon = html`<span class="file-icon" aria-hidden="true">📄</span>`;
 
 /** The name shown for an attachment (`image` for a pasted or stored image without one). */
 const nameOf = (a: ChatAttachment, fallback: string): string => (a.name === '' ? fallback : a.name);
@@ -42,9 +42,7 @@ export function renderPreviews(pending: readonly ChatAttachment[], errors: reado
               ${url ? html`<img class="thumb" src=${url} alt="" />` : fileIcon}
               <span class="attachment-name"><bdi>${name}</bdi></span>
               <span class="attachment-size">${formatSize(a.size, ui.locale)}</span>
-              <button part="attachment-remove" type="button" class="attachment-remove" aria-label=${format(s.removeAttachment, { name })} @click=${() => ui.remove(i)}>
-                <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true"><path d="M4 4l8 8M12 4l-8 8" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/></svg>
-              </button>
+              <button part="attachment-remove" type="button" class="attachment-remove" aria-label=${format(s.removeAttachment, { name })} @click=${() => ui.remove(i)}>×</button>
             </li>`;
           })}
         </ul>`

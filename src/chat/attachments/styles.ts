@@ -15,8 +15,9 @@ const styles = css`
   .attachment-chip .thumb { width: 40px; height: 40px; }
   .thumb { display: block; width: 96px; height: 96px; object-fit: cover; border-radius: calc(var(--_radius) - 2px); }
   .thumb-button { padding: 0; border: 1px solid var(--_border); border-radius: var(--_radius); background: none; cursor: zoom-in; }
+  .file-icon { font-size: 1.2em; line-height: 1; }
   .attachment-remove {
-    display: inline-grid; place-items: center; width: 28px; height: 28px; padding: 0;
+    display: inline-grid; place-items: center; width: 28px; height: 28px; padding: 0; font-size: 1.2em; line-height: 1;
     border: 0; border-radius: 50%; background: transparent; color: var(--_muted); cursor: pointer;
   }
   .attachment-remove:hover { background: var(--_border); color: var(--_text); }

@@ -20,8 +20,6 @@ export interface ComposerView {
   readonly hasAttachments?: boolean;
 }
 
-const clip = html`<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2"><path d="M16 7v9a4 4 0 0 1-8 0V5a3 3 0 0 1 6 0v10a1 1 0 0 1-2 0V7"/></svg>`;
-
 /**
  * True for the key press that should send: Enter without Shift, and not while an IME composition is
  * active (`isComposing`, or keyCode 229 which Chromium and Safari report for the Enter that commits one).
@@ -93,7 +91,7 @@ export function renderComposer(view: ComposerView & { readonly suggestions: bool
       <div class="composer-actions">
         ${view.onFiles
           ? html`<button part="attach-button" type="button" class="secondary attach" aria-label=${s.attach} title=${s.attach}
-                @click=${(e: Event) => ((e.currentTarget as HTMLElement).nextElementSibling as HTMLInputElement).click()}>${clip}</button
+                @click=${(e: Event) => ((e.currentTarget as HTMLElement).nextElementSibling as HTMLInputElement).click()}>📎</button
               ><input type="file" multiple hidden accept=${view.accept ?? ''} @change=${(e: Event) => {
                 const input = e.currentTarget as HTMLInputElement;
                 view.onFiles!([...(input.files ?? [])]);
