@@ -79,7 +79,7 @@ const WIRE_LOG_LIMIT = 2000;
  * @slot suggestions - Suggestion chips; clicking one sends its `data-text` (or its text). Slotted elements get a
  *   chip look (rounded, themed colours, focus ring) that the page's own styles override. They sit under the
  *   empty state's invitation, then in one horizontally scrolling row above the composer.
- * @event {CustomEvent<PagentSendDetail>} pagent-send - `{text}`; cancelable: cancel to handle the message yourself.
+ * @event {CustomEvent<PagentSendDetail>} pagent-send - `{text, attachments?}`; cancelable: cancel to handle the message yourself.
  * @event {CustomEvent<PagentEventDetail>} pagent-event - `{event}` for every event the timeline receives.
  * @event {CustomEvent<PagentRunEndDetail>} pagent-run-end - `{params}` of every `RunEnd` (also cancelled or failed runs).
  * @event {CustomEvent<PagentErrorDetail>} pagent-error - `{error: PagentError}` for every `RunError`.
@@ -103,7 +103,11 @@ const WIRE_LOG_LIMIT = 2000;
  * @csspart error - A failed run: a short sentence for its kind, `error-details` (the message, code, status, where) and `retry-button` inside.
  * @csspart jump-button - "Jump to latest", shown when scrolled up.
  * @csspart suggestions - The suggestion chips row.
- * @csspart composer - The message form; `input`, `send-button`, `stop-button`, `new-button` inside.
+ * @csspart composer - The message form; `input`, `send-button`, `stop-button`, `new-button`, `attach-button` inside.
+ * @csspart attachment-previews - Files waiting to be sent, above the message box; `attachment-preview` each (with `attachment-remove`), and `attachment-error` for refused files.
+ * @csspart message-attachments - The files of a sent message: `attachment-thumb` (an image; opens the viewer) and `attachment-chip` (a file).
+ * @csspart drop-target - Shown over the conversation while files are dragged over the element.
+ * @csspart viewer - The dialog showing an image larger; `viewer-close` inside.
  * @csspart wire-log - The raw wire log drawer; `wire-line` (and `wire-line-error`) inside.
  * @csspart steer-button - "Send now" in the composer during a run of an agent that can be steered.
  * @csspart files - The files panel (with a `workspace`); `files-summary`, `file`, `file-download`, `file-delete` inside.
