@@ -8,11 +8,28 @@ import { format } from '../i18n.js';
 import type { AttachmentUi } from './state.js';
 import { attachmentStrings, formatSize } from './strings.js';
 import type { ChatAttachment } from './types.js';
+import { dataUrlBytes } from '../../agent/content-parts.js';
+import { FILE_OPEN } from './parts.js';
 
 const fileIcon = html`<span class="file-icon" aria-hidden="true">📄</span>`;
 
+/** A stored attachment's name and size, read from its part (a text file's from its `<file name="…">` wrapper). */
+export function describePart(a: ChatAttachment): { name: string; size: number } {
+  if (a.name !== '') return { name: a.name, size: a.size };
+  const part = a.part;
+  if (part.type === 'file') return { name: part.file.filename, size: dataUrlBytes(part.file.file_data) };
+  if (part.type === 'text') {
+    const end = part.text.indexOf('">\n');
+    if (end > 0 && part.text.endsWith('\n</file>')) {
+      const name = part.text.slice(FILE_OPEN.length, end).replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+      return { name, size: new TextEncoder().encode(part.text.slice(end + 3, -8)).length };
+    }
+  }
+  return { name: '', size: 0 };
+}
+
 /** The name shown for an attachment (`image` for a pasted or stored image without one). */
-const nameOf = (a: ChatAttachment, fallback: string): string => (a.name === '' ? fallback : a.name);
+const nameOf = (a: ChatAttachment, fallback: string): string => describePart(a).name || fallback;
 
 /** A displayable URL for an image attachment: its own blob: URL, one made from its data, or an allowed https URL. */
 function imageUrl(a: ChatAttachment, ui: AttachmentUi): string | undefined {
@@ -69,7 +86,7 @@ export function renderAttachments(list: readonly ChatAttachment[], ui: Attachmen
       }
       return html`<li part="attachment-chip" class="attachment-chip">
         ${fileIcon}<span class="attachment-name"><bdi>${name}</bdi></span>
-        ${a.size > 0 ? html`<span class="attachment-size">${formatSize(a.size, ui.locale)}</span>` : nothing}
+        ${describePart(a).size > 0 ? html`<span class="attachment-size">${formatSize(describePart(a).size, ui.locale)}</span>` : nothing}
       </li>`;
     })}
   </ul>`;
