@@ -13,6 +13,54 @@ afterAll(async () => {
 });
 
 describe('session store attachments in real pages', () => {
+  it('a reload shows the stored images again, byte for byte', async () => {
+    const context = await h.browser.newContext();
+    const page = await openPage(context, h.baseUrl);
+    const sent = await page.evaluate(async () => {
+      const canvas = new OffscreenCanvas(64, 48);
+      const g = canvas.getContext('2d')!;
+      g.fillStyle = '#c33';
+      g.fillRect(0, 0, 64, 48);
+      const bytes = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
+      const url = `data:image/png;base64,${btoa(String.fromCharCode(...bytes))}`;
+      await window.pagent.storeFor('reload-images').append('r', [
+        { role: 'user', content: [{ type: 'text', text: 'a red card' }, { type: 'image_url', image_url: { url } }] },
+        { role: 'assistant', content: 'Red.' },
+      ]);
+      return url;
+    });
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'ready');
+    const loaded = await page.evaluate(async () => (await window.pagent.storeFor('reload-images').load('r'))!.messages);
+    expect(loaded).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'a red card' }, { type: 'image_url', image_url: { url: sent } }] },
+      { role: 'assistant', content: 'Red.' },
+    ]);
+    // and the element shows it from a blob: URL
+    const src = await page.evaluate(async () => {
+      const chat = document.createElement('pagent-chat');
+      chat.store = window.pagent.storeFor('reload-images');
+      document.body.append(chat);
+      for (let i = 0; i < 300; i++) {
+        const open = chat.shadowRoot?.querySelector<HTMLButtonElement>('[part~="session-open"]');
+        if (open) {
+          open.click();
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      for (let i = 0; i < 300; i++) {
+        const img = chat.shadowRoot?.querySelector<HTMLImageElement>('[part~="attachment-thumb"] img');
+        if (img?.complete && img.naturalWidth === 64) return img.src;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return 'no image';
+    });
+    expect(src).toMatch(/^blob:/);
+    expect(pageErrors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it('names the attachment in a quota error and loses nothing already stored', async () => {
     const context = await h.persistentContext();
     const page = await openPage(context, h.baseUrl);
