@@ -252,6 +252,31 @@ describe('<pagent-chat> attachment limits and errors', () => {
 });
 
 describe('<pagent-chat> sent attachments', () => {
+  it('Retry sends the failed run\'s files again, and the agent keeps one user message', async () => {
+    const key = crypto.randomUUID();
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+      id: 'c', object: 'chat.completion.chunk', created: 0, model: 'scripted', choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    await fetch(`${api}/replay/_script/${key}`, {
+      method: 'POST',
+      body: JSON.stringify({ responses: [{ status: 500, body: '{"error":{"message":"down"}}' }, { chunks: [chunk({ content: 'Back.' }), chunk({}, 'stop')] }] }),
+    });
+    const { LLM } = await import('../../../src/agent/llm.js');
+    const agent = new Agent({ llm: new LLM('scripted', { baseURL: `${api}/replay/_script/${key}/v1`, retries: 0 }) });
+    const el = await chatFixture((c) => (c.agent = agent));
+    await pick(el, md());
+    await waitPreviews(el, 1);
+    textarea(el).value = 'read this';
+    sendButton(el).click();
+    await until(() => $(el, '[part~="retry-button"]') !== null, 'the error card');
+    $<HTMLButtonElement>(el, '[part~="retry-button"]')!.click();
+    await until(() => $$(el, '[part~="answer-text"]').some((n) => n.textContent === 'Back.'), 'the retried answer');
+    const bodies = (await (await fetch(`${api}/replay/_script/${key}/requests`)).json()) as Array<{ messages: unknown[] }>;
+    const expected = { role: 'user', content: [{ type: 'text', text: 'read this' }, { type: 'text', text: '<file name="notes.md">\n# Notes\n- one ✅\n\n</file>' }] };
+    expect(bodies.map((b) => b.messages)).toEqual([[expected], [expected]]);
+    expect(agent.session.messages.filter((m) => m.role === 'user')).toHaveLength(1);
+  });
+
   it('a thumbnail opens the image larger in a modal dialog that Escape closes, focus going back', async () => {
     const { llm } = await scriptedLlm('ok');
     const el = await chatFixture((c) => (c.agent = new Agent({ llm })));
