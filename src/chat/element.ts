@@ -1,4 +1,4 @@
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { LitElement, html, nothing, render, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { PagentError } from '../errors.js';
 import { encodeEventLine } from '../wire/codec.js';
@@ -230,7 +230,7 @@ export class PagentChat extends LitElement {
   private readonly attachments = new AttachmentsController({
     host: this,
     options: () => this,
-    ui: () => ({ strings: this.localStrings, locale: resolveLocale(this.locale), allowImage: this.allowImage }),
+    ui: () => ({ strings: this.localStrings, locale: resolveLocale(this.locale), allowImage: this.allowImage, lit: { html, nothing, render } }),
   });
   private readonly filesPanel = new FilesController(this, (err) => this.reportError(err));
   private srcClient: { url: string; client: ChatClient } | undefined;
@@ -448,7 +448,7 @@ export class PagentChat extends LitElement {
             : nothing}
           <div class="items">${this.rows.render(items, ctx, renderItem)}</div>
         </div>
-        ${this.attachments.dragging ? html`<div part="drop-target" class="drop-target">${s.dropFiles}</div>` : nothing}
+        ${this.attachments.dragging && this.attachments.state ? html`<div part="drop-target" class="drop-target">${s.dropFiles}</div>` : nothing}
         ${!this.scroller.atBottom && items.length > 0
           ? html`<button part="jump-button" type="button" class="jump" @click=${() => this.scroller.jumpToLatest()}>${s.jumpToLatest}</button>`
           : nothing}

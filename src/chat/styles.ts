@@ -87,19 +87,6 @@ export const chatStyles = css`
     min-height: 0;
     position: relative;
   }
-  .drop-target {
-    position: absolute;
-    inset: 6px;
-    z-index: 2;
-    display: grid;
-    place-items: center;
-    border: 2px dashed var(--_accent);
-    border-radius: var(--_radius);
-    background: var(--_bg);
-    color: var(--_accent);
-    font-weight: 600;
-    pointer-events: none;
-  }
   .timeline {
     flex: 1;
     overflow-y: auto;

@@ -60,6 +60,8 @@ export class AttachmentsController implements ReactiveController {
     e.preventDefault();
     // enter/leave fire for every child crossed: count them, the target shows until the last leave
     const t = e.type;
+    // the drop target's styles come with the attachment chunk: it shows once that is here
+    if (t === 'dragenter') void this.load();
     this.depth = t === 'dragenter' ? this.depth + 1 : t === 'dragleave' ? this.depth - 1 : t === 'drop' ? 0 : Math.max(this.depth, 1);
     if (t === 'drop') void this.add([...e.dataTransfer.files]);
     if (this.dragging !== this.depth > 0) {

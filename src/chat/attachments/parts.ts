@@ -6,7 +6,7 @@
 import type { UserContentPart } from '../../agent/content-parts.js';
 import type { ChatAttachment } from './types.js';
 
-/** How a text-like file's part starts (`prepare.ts` writes it). */
+/** How a text-like file's part starts (`prepare.ts` writes it; `strings.ts` holds the same literal for the attachment chunk). */
 export const FILE_OPEN = '<file name="';
 
 /** The content a message with attachments is sent as: its text (when any), then the attachments' parts. */

@@ -5,11 +5,9 @@
  * `maxAttachmentBytes`, past the message's `maxTotalAttachmentBytes` or unreadable are refused with a
  * sentence naming them; the others are still added.
  */
-import { format, type PagentChatStrings } from '../i18n.js';
+import type { PagentChatStrings } from '../i18n.js';
 import type { UserContentPart } from '../../agent/content-parts.js';
-import { dataUrlBytes } from '../../agent/content-parts.js';
-import { FILE_OPEN } from './parts.js';
-import { attachmentStrings, formatSize } from './strings.js';
+import { attachmentStrings, fill as format, formatSize, FILE_OPEN } from './strings.js';
 import type { AttachmentOptions, ChatAttachment } from './types.js';
 
 /** Image types every provider preset that takes images accepts as they are. */
@@ -124,8 +122,9 @@ export async function prepareImage(file: Blob, maxSide: number): Promise<Prepare
   }
 }
 
+const base64Bytes = (url: string): number => Math.floor(((url.length - url.indexOf(',') - 1) * 3) / 4);
 const sentBytes = (part: UserContentPart): number =>
-  part.type === 'text' ? new TextEncoder().encode(part.text).length : dataUrlBytes(part.type === 'image_url' ? part.image_url.url : part.file.file_data);
+  part.type === 'text' ? new TextEncoder().encode(part.text).length : base64Bytes(part.type === 'image_url' ? part.image_url.url : part.file.file_data);
 
 /** One file as an attachment. @throws when it cannot be read (or decoded, for images and text). */
 async function prepareFile(file: File, options: AttachmentOptions): Promise<ChatAttachment> {

@@ -3,21 +3,19 @@
  * name, size, a remove button each) with the sentences about refused files, and the attachments of a
  * sent message (thumbnails that open larger, file chips). Names are untrusted: text bindings in `<bdi>`.
  */
-import { html, nothing, type TemplateResult } from 'lit';
-import { format } from '../i18n.js';
+import type { TemplateResult } from 'lit';
 import type { AttachmentUi } from './state.js';
-import { attachmentStrings, formatSize } from './strings.js';
+import { attachmentStrings, fill, formatSize, FILE_OPEN } from './strings.js';
 import type { ChatAttachment } from './types.js';
-import { dataUrlBytes } from '../../agent/content-parts.js';
-import { FILE_OPEN } from './parts.js';
 
-const fileIcon = html`<span class="file-icon" aria-hidden="true">📄</span>`;
+/** Decoded bytes of a base64 `data:` URL. */
+const dataBytes = (url: string): number => Math.floor(((url.length - url.indexOf(',') - 1) * 3) / 4);
 
 /** A stored attachment's name and size, read from its part (a text file's from its `<file name="…">` wrapper). */
 export function describePart(a: ChatAttachment): { name: string; size: number } {
   if (a.name !== '') return { name: a.name, size: a.size };
   const part = a.part;
-  if (part.type === 'file') return { name: part.file.filename, size: dataUrlBytes(part.file.file_data) };
+  if (part.type === 'file') return { name: part.file.filename, size: dataBytes(part.file.file_data) };
   if (part.type === 'text') {
     const end = part.text.indexOf('">\n');
     if (end > 0 && part.text.endsWith('\n</file>')) {
@@ -49,6 +47,8 @@ function imageUrl(a: ChatAttachment, ui: AttachmentUi): string | undefined {
 /** The files waiting to be sent, and what was refused. */
 export function renderPreviews(pending: readonly ChatAttachment[], errors: readonly string[], ui: AttachmentUi): TemplateResult {
   const s = attachmentStrings(ui.locale, ui.strings);
+  const { html, nothing } = ui.lit;
+  const fileIcon = html`<span class="file-icon" aria-hidden="true">📄</span>`;
   return html`<div class="attachments-pending">
     ${pending.length > 0
       ? html`<ul part="attachment-previews" class="attachment-list" aria-label=${s.attachments}>
@@ -59,7 +59,7 @@ export function renderPreviews(pending: readonly ChatAttachment[], errors: reado
               ${url ? html`<img class="thumb" src=${url} alt="" />` : fileIcon}
               <span class="attachment-name"><bdi>${name}</bdi></span>
               <span class="attachment-size">${formatSize(a.size, ui.locale)}</span>
-              <button part="attachment-remove" type="button" class="attachment-remove" aria-label=${format(s.removeAttachment, { name })} @click=${() => ui.remove(i)}>×</button>
+              <button part="attachment-remove" type="button" class="attachment-remove" aria-label=${fill(s.removeAttachment, { name })} @click=${() => ui.remove(i)}>×</button>
             </li>`;
           })}
         </ul>`
@@ -73,13 +73,15 @@ export function renderPreviews(pending: readonly ChatAttachment[], errors: reado
 /** The attachments of a sent message, under its text. */
 export function renderAttachments(list: readonly ChatAttachment[], ui: AttachmentUi): TemplateResult {
   const s = attachmentStrings(ui.locale, ui.strings);
+  const { html, nothing } = ui.lit;
+  const fileIcon = html`<span class="file-icon" aria-hidden="true">📄</span>`;
   return html`<ul part="message-attachments" class="message-attachments" aria-label=${s.attachments}>
     ${list.map((a) => {
       const name = nameOf(a, s.image);
       const url = a.kind === 'image' ? imageUrl(a, ui) : undefined;
       if (url) {
         return html`<li>
-          <button part="attachment-thumb" type="button" class="thumb-button" aria-label=${format(s.viewImage, { name })} @click=${() => ui.view(a)}>
+          <button part="attachment-thumb" type="button" class="thumb-button" aria-label=${fill(s.viewImage, { name })} @click=${() => ui.view(a)}>
             <img class="thumb" src=${url} alt=${name} />
           </button>
         </li>`;

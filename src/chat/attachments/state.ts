@@ -3,7 +3,7 @@
  * about refused ones, and the `blob:` URLs the element made for showing images (revoked when the
  * conversation they belong to leaves the view, or the element leaves the page).
  */
-import type { ReactiveControllerHost, TemplateResult } from 'lit';
+import type { ReactiveControllerHost, TemplateResult, html, nothing, render } from 'lit';
 import type { PagentChatStrings } from '../i18n.js';
 import { objectUrl } from './object-url.js';
 import { prepareFiles } from './prepare.js';
@@ -11,8 +11,19 @@ import { renderAttachments, renderPreviews } from './preview.js';
 import { openViewer } from './viewer.js';
 import type { AttachmentOptions, ChatAttachment } from './types.js';
 
+/**
+ * Lit's template functions, handed over by the element: the chunk imports nothing the element's bundle
+ * holds, so a bundler splits off no shared chunk for it.
+ */
+export interface LitTemplates {
+  html: typeof html;
+  nothing: typeof nothing;
+  render: typeof render;
+}
+
 /** What the attachment renderers get. */
 export interface AttachmentUi {
+  readonly lit: LitTemplates;
   readonly strings: PagentChatStrings;
   readonly locale: string;
   /** Remote images load only when this returns true. */
@@ -27,7 +38,7 @@ export interface AttachmentUi {
 export interface AttachmentHost {
   readonly host: ReactiveControllerHost & HTMLElement;
   readonly options: () => AttachmentOptions;
-  readonly ui: () => Pick<AttachmentUi, 'strings' | 'locale' | 'allowImage'>;
+  readonly ui: () => Pick<AttachmentUi, 'strings' | 'locale' | 'allowImage' | 'lit'>;
 }
 
 export class AttachmentState {

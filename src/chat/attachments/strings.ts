@@ -4,6 +4,14 @@
  */
 import type { LocaleName, PagentChatStrings } from '../i18n.js';
 
+/** How a text-like file's part starts (the same literal as in `parts.ts`, which the element's bundle holds). */
+export const FILE_OPEN = '<file name="';
+
+/** Fills `{name}` placeholders (as `format` in `../i18n.ts`, kept here so this chunk imports nothing of the element's). */
+export function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (all, name: string) => (Object.prototype.hasOwnProperty.call(values, name) ? values[name]! : all));
+}
+
 /** The attachment strings (all optional in `PagentChatStrings`: these are their defaults). */
 export type AttachmentStrings = Required<Pick<PagentChatStrings,
   'attachmentTooLarge' | 'attachmentsTooLarge' | 'attachmentUnsupported' | 'attachmentUnreadable' | 'removeAttachment' |

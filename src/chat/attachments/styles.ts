@@ -1,7 +1,12 @@
 /** The attachment previews', chips' and viewer's styles: adopted by the shadow root when the chunk loads. */
-import { css } from 'lit';
+let sheet: CSSStyleSheet | undefined;
 
-const styles = css`
+const styles = `
+  .drop-target {
+    position: absolute; inset: 6px; z-index: 2; display: grid; place-items: center;
+    border: 2px dashed var(--_accent); border-radius: var(--_radius);
+    background: var(--_bg); color: var(--_accent); font-weight: 600; pointer-events: none;
+  }
   .attachments-pending { display: grid; gap: 6px; flex: 1 1 100%; min-width: 0; }
   .attachment-list, .message-attachments { display: flex; flex-wrap: wrap; gap: 6px; margin: 0; padding: 0; list-style: none; }
   .message-attachments { justify-content: flex-end; margin-top: 6px; }
@@ -37,7 +42,10 @@ const styles = css`
 
 /** Adds the attachment styles to the element's shadow root (once). */
 export function adoptStyles(root: ShadowRoot | null): void {
-  const sheet = styles.styleSheet;
-  if (!root || !sheet || root.adoptedStyleSheets.includes(sheet)) return;
-  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  if (!root) return;
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(styles);
+  }
+  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }

@@ -3,7 +3,6 @@
  * button close it, a click outside the image too), labelled with the file's name; focus returns to the
  * thumbnail that opened it.
  */
-import { html, render } from 'lit';
 import type { AttachmentUi } from './state.js';
 import { imageUrl } from './preview.js';
 import { attachmentStrings } from './strings.js';
@@ -14,6 +13,7 @@ export function openViewer(root: ShadowRoot, a: ChatAttachment, ui: AttachmentUi
   const url = imageUrl(a, ui);
   if (!url) return Promise.resolve();
   const s = attachmentStrings(ui.locale, ui.strings);
+  const { html, render } = ui.lit;
   const name = a.name === '' ? s.image : a.name;
   const opener = root.activeElement as HTMLElement | null;
   const dialog = document.createElement('dialog');

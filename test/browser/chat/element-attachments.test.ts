@@ -113,7 +113,7 @@ describe('<pagent-chat> attachments reach the model', () => {
     const dt = transfer(md());
     timeline.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true, composed: true, cancelable: true }));
     timeline.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, composed: true, cancelable: true }));
-    await el.updateComplete;
+    await until(() => $(el, '[part~="drop-target"]') !== null, 'the drop target');
     const target = $(el, '[part~="drop-target"]')!;
     expect(target.textContent).toBe('Drop files to attach');
     expect(target.getBoundingClientRect().height).toBeGreaterThan(100);
@@ -129,6 +129,17 @@ describe('<pagent-chat> attachments reach the model', () => {
       role: 'user',
       content: [{ type: 'text', text: '<file name="notes.md">\n# Notes\n- one ✅\n\n</file>' }],
     });
+  });
+
+  it('the first drag over a fresh element shows the drop target, and leaving hides it', async () => {
+    const el = await chatFixture();
+    const dt = transfer(md());
+    el.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true, composed: true, cancelable: true }));
+    await until(() => $(el, '[part~="drop-target"]') !== null, 'the drop target');
+    expect(getComputedStyle($(el, '[part~="drop-target"]')!).position).toBe('absolute');
+    el.dispatchEvent(new DragEvent('dragleave', { dataTransfer: dt, bubbles: true, composed: true, cancelable: true }));
+    await el.updateComplete;
+    expect($(el, '[part~="drop-target"]')).toBeNull();
   });
 
   it('src: the default body adds the content parts only when files came with the message', async () => {
