@@ -98,7 +98,7 @@ export const cases: BenchCase[] = [
   {
     name: 'SlidingWindowSession.window() over 10k messages, 4k-token budget',
     baselineName: 'estimateTokens over every message',
-    baseline: () => history.reduce((sum, m) => sum + estimateTokens(m.content ?? ''), 0),
+    baseline: () => history.reduce((sum, m) => sum + estimateTokens(typeof m.content === 'string' ? m.content : ''), 0),
     subject: () => {
       windowSize = windowed.window().length;
     },

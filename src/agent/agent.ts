@@ -7,6 +7,7 @@ import { encodeStream, type EncodeStreamOptions } from '../wire/encode-stream.js
 import type { ParamsOf, StepSummary, StopReason, ToolCall, Usage, WireEvent } from '../wire/events.js';
 import type { AssistantMessage, ChatMessage, ToolMessage, ToolSchema } from './messages.js';
 import { Session } from './session.js';
+import { inputText, type UserContentPart, type UserInput } from './content-parts.js';
 import { runHookedToolCall, type ToolHooks } from './hooks.js';
 import { runToolCall, ToolCallAborted, type RunToolCallOptions, type Tool, type ToolApprovalRequest, type ToolOutcome } from './tools.js';
 
@@ -338,7 +339,7 @@ export class Agent {
    *
    * @throws {PagentError} when the run fails (the `RunError`'s code, message, where and status).
    */
-  async run(input: string, options: RunOptions = {}): Promise<RunEndParams> {
+  async run(input: UserInput, options: RunOptions = {}): Promise<RunEndParams> {
     let failure: ParamsOf<'RunError'> | undefined;
     let end: RunEndParams | undefined;
     for await (const event of this.events(input, options)) {
@@ -357,7 +358,7 @@ export class Agent {
    *
    * @throws {PagentError} after the last delta when the run fails.
    */
-  async *text(input: string, options: RunOptions = {}): AsyncGenerator<string, void, undefined> {
+  async *text(input: UserInput, options: RunOptions = {}): AsyncGenerator<string, void, undefined> {
     let failure: ParamsOf<'RunError'> | undefined;
     for await (const event of this.events(input, options)) {
       if (event.method === 'TextDelta') yield event.params.text;
@@ -373,7 +374,7 @@ export class Agent {
    * `useChat` front end reads (SSE messages by default; `format` can force one). See `encodeStream`, and
    * `encodeStreamHeaders` for the response headers. Breaking out of the loop cancels the run.
    */
-  async *wire(input: string, options: WireOptions = {}): AsyncGenerator<string, void, undefined> {
+  async *wire(input: UserInput, options: WireOptions = {}): AsyncGenerator<string, void, undefined> {
     const { dialect = 'pagent', format, ...runOptions } = options;
     yield* encodeStream(this.events(input, runOptions), { dialect, format });
   }
@@ -387,7 +388,7 @@ export class Agent {
    *
    * @throws {PagentError} `code: "busy"` when this agent is already running.
    */
-  async *events(input: string, options: RunOptions = {}): AsyncGenerator<WireEvent, void, undefined> {
+  async *events(input: UserInput, options: RunOptions = {}): AsyncGenerator<WireEvent, void, undefined> {
     if (this.running) throw new PagentError('Agent is already running', { code: 'busy', where: 'agent' });
     this.running = true;
     const controller = new AbortController();
@@ -418,21 +419,21 @@ export class Agent {
     }
   }
 
-  private async *loop(input: string, options: RunOptions, signal: AbortSignal, run: RunState): AsyncGenerator<WireEvent, void, undefined> {
+  private async *loop(rawInput: UserInput, options: RunOptions, signal: AbortSignal, run: RunState): AsyncGenerator<WireEvent, void, undefined> {
     const { kwargs, onSteer } = options;
     const approve = options.approve ?? this.options.approve;
     const retry = options.retry === true;
     const restoreError = await this.restore();
     if (restoreError) {
       run.ended = true;
-      yield { method: 'RunBegin', params: { user_input: this.redact(input) } };
+      yield { method: 'RunBegin', params: { user_input: this.redact(inputText(rawInput)) } };
       yield { method: 'RunError', params: { message: this.redact(restoreError.message), code: restoreError.code, where: 'store' } };
       yield { method: 'RunEnd', params: { ...EMPTY_STEP, stop_reason: 'error' } };
       return;
     }
-    input = this.redact(input);
+    const input = this.redactInput(rawInput);
     if (!(retry && this.awaitsAnswer(input))) this.add({ role: 'user', content: input });
-    yield { method: 'RunBegin', params: { user_input: input } };
+    yield { method: 'RunBegin', params: { user_input: inputText(input) } };
 
     for (let turn = 0; turn < this.maxTurns; turn++) {
       if (signal.aborted) return yield* this.endCancelled(run);
@@ -573,14 +574,22 @@ export class Agent {
   }
 
   /** True when the conversation's last user message is `input` and no final answer followed it. */
-  private awaitsAnswer(input: string): boolean {
+  private awaitsAnswer(input: string | UserContentPart[]): boolean {
     const messages = this.session.messages;
+    const same = (content: string | UserContentPart[]): boolean =>
+      typeof input === 'string' ? content === input : typeof content !== 'string' && JSON.stringify(content) === JSON.stringify(input);
     for (let i = messages.length - 1; i >= 0; i--) {
       const m = messages[i]!;
-      if (m.role === 'user') return m.content === input;
+      if (m.role === 'user') return same(m.content);
       if (m.role === 'assistant' && !(m.tool_calls && m.tool_calls.length > 0)) return false;
     }
     return false;
+  }
+
+  /** The input as the user message carries it: a copy of the parts, their text parts redacted. */
+  private redactInput(input: UserInput): string | UserContentPart[] {
+    if (typeof input === 'string') return this.redact(input);
+    return input.map((part) => (part.type === 'text' ? { type: 'text', text: this.redact(part.text) } : part));
   }
 
   /** The text without the model client's secrets (see {@link AgentModel.redact}). */

@@ -3,6 +3,8 @@ export { tool, checkArguments } from './tools.js';
 export type { Tool, ToolOptions, ToolContext, ToolApprovalRequest } from './tools.js';
 export type { SchemaArgs, ObjectSchema, JsonSchemaTypeName } from './schema-args.js';
 export { Session, SlidingWindowSession, CompactingSession, estimateTokens } from './session.js';
+export { inputText, IMAGE_TOKENS, IMAGE_TOKENS_LOW, FILE_BYTES_PER_TOKEN } from './content-parts.js';
+export type { UserContentPart, UserInput, TextContentPart, ImageContentPart, FileContentPart } from './content-parts.js';
 export type { SessionJSON, CountTokens, SlidingWindowSessionOptions, CompactingSessionOptions, SummaryModel } from './session.js';
 export { Agent } from './agent.js';
 export type { ToolHooks, BeforeToolHook, AfterToolHook, BeforeToolContext, AfterToolContext, BeforeToolDecision, AfterToolDecision } from './hooks.js';

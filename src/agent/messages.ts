@@ -1,5 +1,6 @@
 /** OpenAI-shaped chat messages, as sent to `/v1/chat/completions` and kept in sessions. */
 import type { ToolCall } from '../wire/events.js';
+import type { UserContentPart } from './content-parts.js';
 
 export interface SystemMessage {
   role: 'system';
@@ -7,7 +8,8 @@ export interface SystemMessage {
 }
 export interface UserMessage {
   role: 'user';
-  content: string;
+  /** Text, or OpenAI's content parts (text, images, files) as they are sent (design §5.2). */
+  content: string | UserContentPart[];
 }
 export interface AssistantMessage {
   role: 'assistant';

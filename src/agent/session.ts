@@ -4,6 +4,7 @@
  * Messages are OpenAI-shaped; reasoning stays on assistant messages as `reasoning_content` and is sent back.
  */
 import type { ChatMessage } from './messages.js';
+import { partsTokens, partsTranscript } from './content-parts.js';
 
 /** A session as plain JSON (what the session store keeps). `messages` exclude the system prompt. */
 export interface SessionJSON {
@@ -39,9 +40,13 @@ export function estimateTokens(text: string): number {
 // Per-message overhead in OpenAI's chat format (role and separators).
 const MESSAGE_OVERHEAD = 4;
 
-/** Estimated tokens of one message: its content, reasoning and tool calls, plus a small overhead. */
+/**
+ * Estimated tokens of one message: its content, reasoning and tool calls, plus a small overhead. Content
+ * parts count their text, a fixed estimate per image (`IMAGE_TOKENS`) and a size-based one per file.
+ */
 export function messageTokens(message: ChatMessage, count: CountTokens = estimateTokens): number {
-  let tokens = MESSAGE_OVERHEAD + count(message.content ?? '');
+  const content = message.content;
+  let tokens = MESSAGE_OVERHEAD + (Array.isArray(content) ? partsTokens(content, count) : count((content as string | null) ?? ''));
   if (message.role === 'assistant') {
     if (message.reasoning_content) tokens += count(message.reasoning_content);
     for (const call of message.tool_calls ?? []) tokens += count(call.function.name) + count(call.function.arguments) + 3;
@@ -226,7 +231,7 @@ function transcript(messages: readonly ChatMessage[]): string {
         const calls = (m.tool_calls ?? []).map((c) => `[tool call ${c.function.name}(${c.function.arguments})]`);
         return [`[assistant]`, m.content ?? '', ...calls].filter((s) => s !== '').join('\n');
       }
-      return `[${m.role}]\n${m.content}`;
+      return `[${m.role}]\n${partsTranscript(m.content)}`;
     })
     .join('\n\n');
 }

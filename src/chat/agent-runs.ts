@@ -4,6 +4,7 @@
  */
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
 import type { RunSource } from './run-controller.js';
+import type { UserContentPart } from '../agent/content-parts.js';
 
 /** A tool call the user is asked to approve (the Agent's `approve(call)` argument). */
 export interface ApprovalRequest {
@@ -29,7 +30,7 @@ export interface ChatAgentRunOptions {
 
 /** Anything that runs an input to events: the in-browser `Agent` fits. */
 export interface ChatAgent {
-  events(input: string, options?: ChatAgentRunOptions): AsyncIterable<WireEvent | UnknownEvent>;
+  events(input: string | UserContentPart[], options?: ChatAgentRunOptions): AsyncIterable<WireEvent | UnknownEvent>;
   /** Optional: the store key of the conversation the next run continues (the Agent's `sessionId`). */
   readonly sessionId?: string | undefined;
   /**
@@ -55,7 +56,7 @@ export class AgentRuns {
    */
   source(
     agent: ChatAgent,
-    text: string,
+    text: string | UserContentPart[],
     approve: (call: ApprovalRequest) => Promise<boolean>,
     extra: { onSteer?: ((text: string) => void) | undefined; retry?: boolean } = {},
   ): RunSource {

@@ -1,4 +1,4 @@
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { LitElement, html, nothing, render, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { PagentError } from '../errors.js';
 import { encodeEventLine } from '../wire/codec.js';
@@ -18,6 +18,9 @@ import { TimelineChunks } from './parts/timeline-items.js';
 import { SessionController, type ChatStore } from './session-controller.js';
 import { FilesController, type ChatWorkspace } from './files-controller.js';
 import { createSrcClient } from './src-client.js';
+import { AttachmentsController } from './attachments/controller.js';
+import { messageParts } from './attachments/parts.js';
+import type { ChatAttachment } from './attachments/types.js';
 import { chatStyles } from './styles.js';
 import {
   addSteerMessage,
@@ -39,7 +42,7 @@ export interface ChatClient {
 }
 
 export type { ApprovalRequest, ChatAgent, ChatAgentRunOptions };
-export type { ChatStore, ChatWorkspace };
+export type { ChatStore, ChatWorkspace, ChatAttachment };
 export type { PagentChatStrings };
 // Re-exported so that every entry naming the element also loads the DOM event map declared with them.
 export type {
@@ -50,8 +53,8 @@ export type {
   PagentSendDetail,
 } from './events.js';
 
-/** Builds the POST body for `src` from the user's text and the server's session id. */
-export type ChatBody = (text: string, sessionId: string | undefined) => unknown;
+/** Builds the POST body for `src` from the user's text, the server's session id and the message's files. */
+export type ChatBody = (text: string, sessionId: string | undefined, attachments: readonly ChatAttachment[]) => unknown;
 
 /** A fresh conversation id for "New conversation" with an agent. */
 function newSessionId(): string {
@@ -76,7 +79,7 @@ const WIRE_LOG_LIMIT = 2000;
  * @slot suggestions - Suggestion chips; clicking one sends its `data-text` (or its text). Slotted elements get a
  *   chip look (rounded, themed colours, focus ring) that the page's own styles override. They sit under the
  *   empty state's invitation, then in one horizontally scrolling row above the composer.
- * @event {CustomEvent<PagentSendDetail>} pagent-send - `{text}`; cancelable: cancel to handle the message yourself.
+ * @event {CustomEvent<PagentSendDetail>} pagent-send - `{text, attachments?}`; cancelable: cancel to handle the message yourself.
  * @event {CustomEvent<PagentEventDetail>} pagent-event - `{event}` for every event the timeline receives.
  * @event {CustomEvent<PagentRunEndDetail>} pagent-run-end - `{params}` of every `RunEnd` (also cancelled or failed runs).
  * @event {CustomEvent<PagentErrorDetail>} pagent-error - `{error: PagentError}` for every `RunError`.
@@ -100,7 +103,11 @@ const WIRE_LOG_LIMIT = 2000;
  * @csspart error - A failed run: a short sentence for its kind, `error-details` (the message, code, status, where) and `retry-button` inside.
  * @csspart jump-button - "Jump to latest", shown when scrolled up.
  * @csspart suggestions - The suggestion chips row.
- * @csspart composer - The message form; `input`, `send-button`, `stop-button`, `new-button` inside.
+ * @csspart composer - The message form; `input`, `send-button`, `stop-button`, `new-button`, `attach-button` inside.
+ * @csspart attachment-previews - Files waiting to be sent, above the message box; `attachment-preview` each (with `attachment-remove`), and `attachment-error` for refused files.
+ * @csspart message-attachments - The files of a sent message: `attachment-thumb` (an image; opens the viewer) and `attachment-chip` (a file).
+ * @csspart drop-target - Shown over the conversation while files are dragged over the element.
+ * @csspart viewer - The dialog showing an image larger; `viewer-close` inside.
  * @csspart wire-log - The raw wire log drawer; `wire-line` (and `wire-line-error`) inside.
  * @csspart steer-button - "Send now" in the composer during a run of an agent that can be steered.
  * @csspart files - The files panel (with a `workspace`); `files-summary`, `file`, `file-download`, `file-delete` inside.
@@ -164,6 +171,17 @@ export class PagentChat extends LitElement {
    * @defaultValue 1000
    */
   @property({ attribute: false }) stopGraceMs = 1000;
+  /**
+   * File types the composer takes (the `<input accept>` syntax); `""` hides the attach button and refuses
+   * pasted and dropped files. @defaultValue images and text-like files
+   */
+  @property() accept = 'image/*,text/*,.md,.csv,.json,.jsonl,.yaml,.yml,.toml,.log,.py,.js,.ts,.tsx,.go,.rs,.java,.c,.cpp,.h,.sh,.sql';
+  /** Largest file the composer takes, in bytes. @defaultValue 20 MB */
+  @property({ attribute: false }) maxAttachmentBytes = 20 * 1024 * 1024;
+  /** Largest total of one message's files as sent (after scaling), in bytes. @defaultValue 50 MB */
+  @property({ attribute: false }) maxTotalAttachmentBytes = 50 * 1024 * 1024;
+  /** Images are scaled down to this many pixels on their longer side before sending. @defaultValue 2048 */
+  @property({ attribute: false }) maxImageSide = 2048;
 
   /** The `lang` attribute picks the strings: `zh…` → zh-CN, `ja…` → ja, else en; absent: the nearest ancestor's `lang`. */
   @property({ attribute: 'lang' }) private langAttribute: string | null = null;
@@ -190,6 +208,7 @@ export class PagentChat extends LitElement {
     onOpen: (id, messages, fromList) => {
       this.stopRunInFlight();
       this.denyPendingApprovals();
+      this.attachments.state?.clear();
       this.timeline = timelineFromMessages(messages);
       // the agent continues the conversation shown (it restores it from the store on its next run)
       if (fromList) this.switchAgentSession(id);
@@ -207,6 +226,11 @@ export class PagentChat extends LitElement {
       this.timeline = addNotice(this.timeline, { code: error.code, message: error.message, where: error.where });
     },
     onError: (err) => void this.reportError(err),
+  });
+  private readonly attachments = new AttachmentsController({
+    host: this,
+    options: () => this,
+    ui: () => ({ strings: this.localStrings, locale: resolveLocale(this.locale), allowImage: this.allowImage, lit: { html, nothing, render } }),
   });
   private readonly filesPanel = new FilesController(this, (err) => this.reportError(err));
   private srcClient: { url: string; client: ChatClient } | undefined;
@@ -257,20 +281,20 @@ export class PagentChat extends LitElement {
    * nobody takes (no source, `pagent-send` not cancelled) ends with an error card saying so. While a stored
    * conversation is still opening, the message waits for it and then runs.
    */
-  send(text: string): void {
-    if (!this.dispatchEvent(createChatEvent('pagent-send', { text }))) return;
+  send(text: string, attachments: readonly ChatAttachment[] = []): void {
+    if (!this.dispatchEvent(createChatEvent('pagent-send', attachments.length > 0 ? { text, attachments } : { text }))) return;
     // A stored conversation still opening would replace the timeline and stop the run: wait for it.
     const opening = this.sessions.pending;
-    if (opening) void opening.then(() => this.deliver(text));
-    else this.deliver(text);
+    if (opening) void opening.then(() => this.deliver(text, attachments));
+    else this.deliver(text, attachments);
   }
 
   /** Shows the message and runs it (or says that there is no source to run it against). */
-  private deliver(text: string): void {
+  private deliver(text: string, attachments: readonly ChatAttachment[]): void {
     this.stopRunInFlight();
-    this.timeline = addUserMessage(this.timeline, text);
+    this.timeline = addUserMessage(this.timeline, text, attachments.length > 0 ? attachments : undefined);
     this.scroller.jumpToLatest();
-    this.startRun(text, false);
+    this.startRun(text, false, attachments);
   }
 
   /** Re-runs the failed run of an error card once, in place (no second user message). */
@@ -284,8 +308,8 @@ export class PagentChat extends LitElement {
     this.startRun(next.input ?? '', true);
   }
 
-  private startRun(text: string, retry: boolean): void {
-    const source = this.sourceFor(text, retry);
+  private startRun(text: string, retry: boolean, attachments: readonly ChatAttachment[] = []): void {
+    const source = this.sourceFor(text, retry, attachments);
     this.runLogsLines = !this.agent && !this.client && Boolean(this.src);
     if (source) {
       void this.runs.start(source);
@@ -325,6 +349,7 @@ export class PagentChat extends LitElement {
   reset(): void {
     this.runs.abandon();
     this.denyPendingApprovals();
+    this.attachments.state?.clear();
     this.timeline = createTimeline();
     this.wireLines = [];
     this.srcClient = undefined;
@@ -362,7 +387,9 @@ export class PagentChat extends LitElement {
     // A move (`other.append(el)`) disconnects and reconnects at once: only a removal that lasts past the
     // current task stops the run (RunController) and denies the pending approvals.
     setTimeout(() => {
-      if (!this.isConnected) this.denyPendingApprovals();
+      if (this.isConnected) return;
+      this.denyPendingApprovals();
+      this.attachments.state?.release();
     });
   }
 
@@ -421,6 +448,7 @@ export class PagentChat extends LitElement {
             : nothing}
           <div class="items">${this.rows.render(items, ctx, renderItem)}</div>
         </div>
+        ${this.attachments.dragging && this.attachments.state ? html`<div part="drop-target" class="drop-target">${s.dropFiles}</div>` : nothing}
         ${!this.scroller.atBottom && items.length > 0
           ? html`<button part="jump-button" type="button" class="jump" @click=${() => this.scroller.jumpToLatest()}>${s.jumpToLatest}</button>`
           : nothing}
@@ -433,8 +461,16 @@ export class PagentChat extends LitElement {
       streaming,
       suggestions: items.length > 0,
       disabled: false,
-      onSend: (text) => this.send(text),
+      onSend: (text) => this.send(text, this.attachments.take()),
       onStop: () => this.stop(),
+      ...(this.accept
+        ? {
+            accept: this.accept,
+            onFiles: (files: File[]) => void this.attachments.add(files),
+            previews: this.attachments.state?.renderComposer(),
+            hasAttachments: Boolean(this.attachments.state?.pending.length),
+          }
+        : {}),
       onNew: () => this.reset(),
       onSteer: this.agent?.steer ? (text) => this.steer(text) : undefined,
     })}
@@ -452,25 +488,30 @@ export class PagentChat extends LitElement {
     return this.langAttribute || this.inheritedLang || 'en';
   }
 
-  private stringsMemo: { locale: string; overrides: Partial<PagentChatStrings> | undefined; value: PagentChatStrings } | undefined;
+  private stringsMemo: { locale: string; overrides: Partial<PagentChatStrings> | undefined; loaded: boolean; value: PagentChatStrings } | undefined;
 
   private get localStrings(): PagentChatStrings {
     const locale = resolveLocale(this.locale);
     const memo = this.stringsMemo;
-    if (memo && memo.locale === locale && memo.overrides === this.strings) return memo.value;
-    this.stringsMemo = { locale, overrides: this.strings, value: stringsFor(locale, this.strings) };
+    // strings read before their locale loaded (English in its place) are not kept once it has
+    const loaded = isLocaleLoaded(locale);
+    if (memo && memo.locale === locale && memo.overrides === this.strings && memo.loaded === loaded) return memo.value;
+    this.stringsMemo = { locale, overrides: this.strings, loaded, value: stringsFor(locale, this.strings) };
     return this.stringsMemo.value;
   }
 
   private cachedContext: PartContext | undefined;
   private contextAllowImage: ((url: URL) => boolean) | undefined;
+  private contextLoaded = false;
 
   /** One context object per strings/locale/source change, so `guard` re-renders only changed rows. */
   private partContext(strings: PagentChatStrings): PartContext {
     const canRetry = Boolean(this.agent || this.client || this.src);
     const allowImage = this.allowImage;
     const c = this.cachedContext;
-    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage) return c;
+    const loaded = Boolean(this.attachments.state);
+    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded) return c;
+    this.contextLoaded = loaded;
     this.contextAllowImage = allowImage;
     this.cachedContext = {
       strings,
@@ -480,20 +521,24 @@ export class PagentChat extends LitElement {
       textRenderer: createTextRenderer,
       onApproval: (callId, approved) => this.decide(callId, approved),
       onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
+      renderAttachments: (list) => this.attachments.renderMessage(list),
     };
     return this.cachedContext;
   }
 
-  private sourceFor(text: string, retry: boolean): RunSource | undefined {
+  private sourceFor(text: string, retry: boolean, attachments: readonly ChatAttachment[]): RunSource | undefined {
     const { agent, client, src } = this;
+    // a retry sends the failed run's files again
+    if (retry) attachments = this.timeline.items.findLast((i) => i.kind === 'user')?.attachments ?? [];
     if (agent) {
+      const input = attachments.length > 0 ? messageParts(text, attachments) : text;
       const onSteer = (steered: string): void => {
         this.timeline = addSteerMessage(this.timeline, steered);
         this.scroller.jumpToLatest();
       };
-      return this.agentRuns.source(agent, text, (call) => this.requestApproval(call), { onSteer, retry });
+      return this.agentRuns.source(agent, input, (call) => this.requestApproval(call), { onSteer, retry });
     }
-    if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId), { signal });
+    if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId, attachments), { signal });
     if (!src) return undefined;
     if (this.srcClient?.url !== src) {
       this.srcClient = {
@@ -505,7 +550,7 @@ export class PagentChat extends LitElement {
       };
     }
     const srcClient = this.srcClient.client;
-    return (signal) => srcClient.stream(this.requestBody(text, srcClient.sessionId), { signal });
+    return (signal) => srcClient.stream(this.requestBody(text, srcClient.sessionId, attachments), { signal });
   }
 
   /** Points the agent at another conversation once its run in flight (if any) has closed. */
@@ -521,9 +566,13 @@ export class PagentChat extends LitElement {
     void this.sessions.open(id);
   }
 
-  private requestBody(text: string, sessionId: string | undefined): unknown {
-    if (this.body) return this.body(text, sessionId);
-    return sessionId === undefined ? { message: text } : { message: text, session_id: sessionId };
+  private requestBody(text: string, sessionId: string | undefined, attachments: readonly ChatAttachment[]): unknown {
+    if (this.body) return this.body(text, sessionId, attachments);
+    const body: Record<string, unknown> = { message: text };
+    if (sessionId !== undefined) body.session_id = sessionId;
+    // the user message as OpenAI content parts, only when files came with it (text-only sends keep their shape)
+    if (attachments.length > 0) body.content = messageParts(text, attachments);
+    return body;
   }
 
   /** Stops a run still in flight and closes it as cancelled now, before another one starts. */

@@ -74,5 +74,5 @@ export function errorKind({ code, status, message }: ErrorFacts): ErrorKind {
 export function errorSentence(kind: ErrorKind, status: number | undefined, strings: PagentChatStrings): string {
   // "not-found" → errorNotFound, "store-blocked" → errorStoreBlocked; "other" is the generic errorTitle
   const key = kind === 'other' ? 'errorTitle' : (`error${kind.replace(/(^|-)(\w)/g, (_, __: string, c: string) => c.toUpperCase())}` as keyof PagentChatStrings);
-  return strings[key].replace('{status}', status === undefined ? '?' : String(status));
+  return strings[key]!.replace('{status}', status === undefined ? '?' : String(status));
 }

@@ -3,11 +3,14 @@
  * bubbling and composed (they cross shadow roots); `pagent-send` is cancelable.
  */
 import type { PagentError } from '../errors.js';
+import type { ChatAttachment } from './attachments/types.js';
 import type { ParamsOf, UnknownEvent, WireEvent } from '../wire/events.js';
 
 /** `pagent-send`: the user sent a message. Cancel it (`preventDefault()`) to handle the text yourself. */
 export interface PagentSendDetail {
   text: string;
+  /** Files sent with the message (absent when there are none). */
+  attachments?: readonly ChatAttachment[];
   /** True when the user pressed Retry on a failed run (`text` is that run's input, shown once). */
   retry?: boolean;
 }

@@ -91,6 +91,24 @@ export interface PagentChatStrings {
   errorStore: string;
   errorStoreBlocked: string;
   errorNoSource: string;
+  /** The composer's attach button (file picker). */
+  attach: string;
+  /** The drop target shown while files are dragged over the element. */
+  dropFiles: string;
+  // The attachment sentences below come with the attachment chunk (defaults in all three languages);
+  // set them here to override. `{name}`: the file's name, `{size}`: its size, `{max}`: the limit.
+  attachmentTooLarge?: string;
+  attachmentsTooLarge?: string;
+  attachmentUnsupported?: string;
+  attachmentUnreadable?: string;
+  /** `{name}`: the accessible name of a pending attachment's remove button. */
+  removeAttachment?: string;
+  /** `{name}`: the accessible name of a sent image's thumbnail (opens it larger). */
+  viewImage?: string;
+  closeViewer?: string;
+  attachments?: string;
+  /** The name shown for an image that has none (a pasted or stored image). */
+  image?: string;
 }
 
 const en: PagentChatStrings = {
@@ -167,6 +185,8 @@ const en: PagentChatStrings = {
   errorStore: 'Conversations could not be read or saved in this browser.',
   errorStoreBlocked: 'Another tab of this site is holding the conversation database. Close or reload the other tabs of this site, then retry.',
   errorNoSource: 'There is nowhere to send this message: no source is set.',
+  attach: 'Attach files',
+  dropFiles: 'Drop files to attach',
 };
 
 

@@ -9,6 +9,8 @@
  * not persistent).
  */
 import type { ChatMessage } from '../agent/messages.js';
+import type { ChatAttachment } from './attachments/types.js';
+import { splitParts } from './attachments/parts.js';
 import type { ErrorCode, StopReason, UnknownEvent, Usage, WireEvent } from '../wire/events.js';
 import { errorKind, type ErrorKind } from './error-kind.js';
 
@@ -29,6 +31,8 @@ interface ItemBase {
 export interface UserItem extends ItemBase {
   readonly kind: 'user';
   readonly text: string;
+  /** Files sent with the message. */
+  readonly attachments?: readonly ChatAttachment[] | undefined;
 }
 
 /** A block of reasoning: open while it streams. */
@@ -422,9 +426,9 @@ export function reduceTimeline(state: TimelineState, event: WireEvent | UnknownE
  * Adds a message the user just sent, before its run begins. The run's `RunBegin` then adopts it
  * instead of adding the same text again.
  */
-export function addUserMessage(state: TimelineState, text: string): TimelineState {
+export function addUserMessage(state: TimelineState, text: string, attachments?: readonly ChatAttachment[]): TimelineState {
   const s: Draft = { ...state, work: state.work + 1, sentPending: true, input: text };
-  push(s, { kind: 'user', key: nextKey('u'), run: s.run + 1, text });
+  push(s, { kind: 'user', key: nextKey('u'), run: s.run + 1, text, attachments });
   return s;
 }
 
@@ -515,7 +519,13 @@ export function timelineFromMessages(messages: readonly ChatMessage[]): Timeline
     if (m.role === 'user') {
       flush();
       turn = 0;
-      events.push({ method: 'RunBegin', params: { user_input: m.content } }, { method: 'TurnBegin', params: { turn: 0 } });
+      let text = m.content;
+      if (typeof text !== 'string') {
+        const split = splitParts(text);
+        text = split.text;
+        s = addUserMessage(s, text, split.attachments);
+      }
+      events.push({ method: 'RunBegin', params: { user_input: text } }, { method: 'TurnBegin', params: { turn: 0 } });
     } else if (m.role === 'assistant') {
       if (events.length === 0) events.push({ method: 'RunBegin', params: { user_input: '' } }, { method: 'TurnBegin', params: { turn: 0 } });
       else if (stepped) {

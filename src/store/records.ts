@@ -3,6 +3,7 @@
  * structured-clone data with a schema `version`, so a newer library can read (or refuse) older data.
  */
 import type { ChatMessage } from '../agent/messages.js';
+import { partsProblem, partsTranscript } from '../agent/content-parts.js';
 
 /** The schema version written by this library. */
 export const RECORD_VERSION = 1;
@@ -31,6 +32,8 @@ export interface SessionRecord {
 export interface MessageRecord {
   version: 1;
   message: ChatMessage;
+  /** Indices of the user message's parts whose data lives in blob records (their URL is empty here). */
+  blobs?: number[];
 }
 
 /** The JSON file written by `export` and read by `import`. */
@@ -72,8 +75,12 @@ export function messageProblem(m: unknown): string | undefined {
   if (!isObject(m)) return 'not an object';
   switch (m.role) {
     case 'system':
-    case 'user':
-      return typeof m.content === 'string' ? undefined : `${m.role} content is not a string`;
+      return typeof m.content === 'string' ? undefined : 'system content is not a string';
+    case 'user': {
+      if (typeof m.content === 'string') return undefined;
+      const problem = partsProblem(m.content);
+      return problem && `user ${problem}`;
+    }
     case 'assistant': {
       if (typeof m.content !== 'string' && m.content !== null) return 'assistant content is not a string or null';
       if (m.reasoning_content !== undefined && typeof m.reasoning_content !== 'string') {
@@ -122,6 +129,7 @@ export function sessionRecordProblem(r: unknown, id: string): string | undefined
 export function messageRecordProblem(r: unknown): string | undefined {
   if (!isObject(r)) return 'the message record is not an object';
   if (r.version !== RECORD_VERSION) return `the message record has schema version ${String(r.version)}, expected ${RECORD_VERSION}`;
+  if (r.blobs !== undefined && !(Array.isArray(r.blobs) && r.blobs.every(isCount))) return 'the attachment list is not a list of part indices';
   return messageProblem(r.message);
 }
 
@@ -145,7 +153,7 @@ export function exportProblem(f: unknown): string | undefined {
 export function titleFrom(messages: readonly ChatMessage[]): string {
   const first = messages.find((m) => m.role === 'user');
   if (!first) return '';
-  const text = first.content.replace(/\s+/g, ' ').trim();
+  const text = partsTranscript(first.content).replace(/\s+/g, ' ').trim();
   const chars = Array.from(text);
   return chars.length > 80 ? `${chars.slice(0, 79).join('')}…` : text;
 }

@@ -7,7 +7,8 @@
  * message at `["message", id, seq]`. `append` writes only the new messages plus the meta record in one
  * readwrite transaction, so a turn costs the same at the 1,000th message as at the 10th, and two tabs
  * appending at once are serialised by IndexedDB (each reads the current count inside its transaction):
- * no message is lost.
+ * no message is lost. The base64 data of a user message's images and files lives in Blob records of its own
+ * (`["blob", id, seq, part]`, see ./attachment-blobs.ts): written once with its turn, never read by `list()`.
  */
 import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
 import type { ChatMessage } from '../agent/messages.js';
@@ -26,6 +27,7 @@ import {
   type SessionRecord,
 } from './records.js';
 import { Session } from '../agent/session.js';
+import { blobRange, nameQuotaAttachment, putMessage, restoreMessage, type BlobKey } from './attachment-blobs.js';
 
 /** Options of {@link createSessionStore}. */
 export interface SessionStoreOptions {
@@ -326,8 +328,13 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     const metaReq = store.get(sessionKey(id));
     const keysReq = store.getAllKeys(messageRange(id));
     const valuesReq = store.getAll(messageRange(id));
-    return Promise.all([promisifyRequest(metaReq), promisifyRequest(keysReq), promisifyRequest(valuesReq)]).then(
-      ([meta, keys, values]) => {
+    const blobKeysReq = store.getAllKeys(blobRange(id));
+    const blobsReq = store.getAll(blobRange(id));
+    return Promise.all([
+      promisifyRequest(metaReq), promisifyRequest(keysReq), promisifyRequest(valuesReq),
+      promisifyRequest(blobKeysReq), promisifyRequest(blobsReq),
+    ]).then(
+      async ([meta, keys, values, blobKeys, blobValues]) => {
         if (meta === undefined) return undefined;
         const corrupt = (why: string): StoreError =>
           new StoreError('corrupt', `Session store load "${id}" failed: ${why}`, { sessionId: id });
@@ -337,13 +344,24 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         if (values.length !== record.messageCount) {
           throw corrupt(`${values.length} message records stored, the session record says ${record.messageCount}`);
         }
+        const blobs = new Map<number, Map<number, unknown>>();
+        blobKeys.forEach((k, i) => {
+          const [, , seq, part] = k as BlobKey;
+          let forMessage = blobs.get(seq);
+          if (!forMessage) blobs.set(seq, (forMessage = new Map()));
+          forMessage.set(part, blobValues[i]);
+        });
         const messages: ChatMessage[] = [];
         for (let i = 0; i < values.length; i++) {
           const key = keys[i] as MessageKey;
           if (key[2] !== i) throw corrupt(`message ${i} is missing`);
           const problem = messageRecordProblem(values[i]);
           if (problem) throw corrupt(`message ${i}: ${problem}`);
-          messages.push((values[i] as MessageRecord).message);
+          try {
+            messages.push(await restoreMessage(values[i] as MessageRecord, blobs.get(i), i));
+          } catch (err) {
+            throw corrupt(err instanceof Error ? err.message : String(err));
+          }
         }
         return {
           format: EXPORT_FORMAT,
@@ -368,10 +386,8 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
   ): SessionRecord {
     const now = Date.now();
     store.delete(messageRange(id));
-    data.messages.forEach((message, seq) => {
-      const record: MessageRecord = { version: RECORD_VERSION, message };
-      store.put(record, messageKey(id, seq));
-    });
+    store.delete(blobRange(id));
+    data.messages.forEach((message, seq) => putMessage(store, messageKey(id, seq), id, seq, message));
     const record: SessionRecord = {
       version: RECORD_VERSION,
       id,
@@ -459,7 +475,9 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
             title: saveOptions.title,
           }),
         ),
-      );
+      ).catch((err: unknown) => {
+        throw nameQuotaAttachment(err, json.messages);
+      });
       known.add(id);
       emit({ type: 'save', id, messageCount: record.messageCount });
     },
@@ -477,10 +495,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
           }
           const now = Date.now();
           const start = previous?.messageCount ?? 0;
-          messages.forEach((message, i) => {
-            const r: MessageRecord = { version: RECORD_VERSION, message };
-            store.put(r, messageKey(id, start + i));
-          });
+          messages.forEach((message, i) => putMessage(store, messageKey(id, start + i), id, start + i, message));
           const next: SessionRecord = {
             version: RECORD_VERSION,
             id,
@@ -495,7 +510,9 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
           store.put(next, sessionKey(id));
           return { from: start, record: next };
         }),
-      );
+      ).catch((err: unknown) => {
+        throw nameQuotaAttachment(err, messages);
+      });
       known.add(id);
       emit({ type: 'append', id, from, count: messages.length, messageCount: record.messageCount });
     },
@@ -515,6 +532,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       checkId(id, 'delete');
       await run('readwrite', 'delete', id, (store) => {
         store.delete(messageRange(id));
+        store.delete(blobRange(id));
         store.delete(sessionKey(id));
         return promisifyRequest(store.transaction);
       });
@@ -584,7 +602,9 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
             }
           };
         }),
-      );
+      ).catch((err: unknown) => {
+        throw nameQuotaAttachment(err, file.session.messages);
+      });
       known.add(id);
       emit({ type: 'save', id, messageCount: record.messageCount });
       return id;

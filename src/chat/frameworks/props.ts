@@ -21,6 +21,10 @@ export type PagentChatProperties = Partial<
     | 'frameBatching'
     | 'wireLog'
     | 'stopGraceMs'
+    | 'accept'
+    | 'maxAttachmentBytes'
+    | 'maxTotalAttachmentBytes'
+    | 'maxImageSide'
   >
 >;
 

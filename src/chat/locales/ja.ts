@@ -75,6 +75,8 @@ const ja: PagentChatStrings = {
   errorStore: 'このブラウザーで会話を読み込めないか、保存できませんでした。',
   errorStoreBlocked: 'このサイトの別のタブが会話データベースを使用中です。このサイトの他のタブを閉じるか再読み込みしてから、再試行してください。',
   errorNoSource: 'このメッセージの送信先がありません（ソースが設定されていません）。',
+  attach: 'ファイルを添付',
+  dropFiles: 'ドロップして添付',
 };
 
 export default ja;

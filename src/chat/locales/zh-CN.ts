@@ -75,6 +75,8 @@ const zhCN: PagentChatStrings = {
   errorStore: '无法在此浏览器中读取或保存对话。',
   errorStoreBlocked: '本网站的另一个标签页正占用对话数据库。请关闭或刷新本网站的其他标签页，然后重试。',
   errorNoSource: '此消息无处可发：未设置消息来源。',
+  attach: '添加附件',
+  dropFiles: '拖放到此处以添加附件',
 };
 
 export default zhCN;

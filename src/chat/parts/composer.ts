@@ -12,6 +12,12 @@ export interface ComposerView {
   readonly onNew: () => void;
   /** When set, a message written during a run is sent into it ("send now") instead of waiting. */
   readonly onSteer?: ((text: string) => void) | undefined;
+  /** The attach button's file types; with `onFiles`, the composer takes files (picker and paste). */
+  readonly accept?: string;
+  readonly onFiles?: (files: File[]) => void;
+  /** The previews of files waiting to be sent (a message may then have no text). */
+  readonly previews?: unknown;
+  readonly hasAttachments?: boolean;
 }
 
 /**
@@ -25,7 +31,7 @@ export function isSendKey(e: KeyboardEvent): boolean {
 function submit(form: HTMLFormElement, view: ComposerView): void {
   const input = form.elements.namedItem('message') as HTMLTextAreaElement;
   const text = input.value;
-  if (text.trim() === '' || (view.streaming && !view.onSteer)) return;
+  if ((text.trim() === '' && !(view.hasAttachments && !view.streaming)) || (view.streaming && !view.onSteer)) return;
   input.value = '';
   if (view.streaming) view.onSteer!(text);
   else view.onSend(text);
@@ -62,6 +68,7 @@ export function renderComposer(view: ComposerView & { readonly suggestions: bool
         submit(e.currentTarget as HTMLFormElement, view);
       }}
     >
+      ${view.previews ?? nothing}
       <textarea
         part="input"
         name="message"
@@ -69,6 +76,12 @@ export function renderComposer(view: ComposerView & { readonly suggestions: bool
         aria-label=${s.composerLabel}
         placeholder=${s.placeholder}
         ?disabled=${view.disabled}
+        @paste=${(e: ClipboardEvent) => {
+          const files = [...(e.clipboardData?.files ?? [])];
+          if (files.length === 0 || !view.onFiles) return;
+          if (!e.clipboardData!.types.includes('text/plain')) e.preventDefault();
+          view.onFiles(files);
+        }}
         @keydown=${(e: KeyboardEvent) => {
           if (!isSendKey(e)) return;
           e.preventDefault();
@@ -76,6 +89,15 @@ export function renderComposer(view: ComposerView & { readonly suggestions: bool
         }}
       ></textarea>
       <div class="composer-actions">
+        ${view.onFiles
+          ? html`<button part="attach-button" type="button" class="secondary attach" aria-label=${s.attach} title=${s.attach}
+                @click=${(e: Event) => ((e.currentTarget as HTMLElement).nextElementSibling as HTMLInputElement).click()}>📎</button
+              ><input type="file" multiple hidden accept=${view.accept ?? ''} @change=${(e: Event) => {
+                const input = e.currentTarget as HTMLInputElement;
+                view.onFiles!([...(input.files ?? [])]);
+                input.value = '';
+              }} />`
+          : nothing}
         <button part="new-button" type="button" class="secondary" @click=${view.onNew}>${s.newConversation}</button>
         ${view.streaming && view.onSteer
           ? html`<button part="steer-button" type="submit" class="secondary">${s.sendNow}</button>`

@@ -1,6 +1,7 @@
 /** What the item renderers need from the element: strings and callbacks, nothing stateful. */
 import type { PagentChatStrings } from '../i18n.js';
 import type { RendererFactory } from './stream-text.js';
+import type { ChatAttachment } from '../attachments/types.js';
 
 /** Shared by every timeline part renderer. */
 export interface PartContext {
@@ -15,4 +16,6 @@ export interface PartContext {
   readonly onApproval: (callId: string, approved: boolean) => void;
   /** Re-runs the failed run of an error card, in place; absent when the element has no source to run against. */
   readonly onRetry: ((errorKey: string) => void) | undefined;
+  /** The attachments of a sent message (thumbnails and file chips). */
+  readonly renderAttachments?: (list: readonly ChatAttachment[]) => unknown;
 }

@@ -9,7 +9,8 @@ import { streamText } from './stream-text.js';
 /** A message the user sent. */
 export function renderUser(item: UserItem, ctx: PartContext): TemplateResult {
   return html`<article part="message user" class="message user" aria-label=${ctx.strings.you}>
-    <div class="bubble" part="message-text">${item.text}</div>
+    ${item.text === '' && item.attachments ? nothing : html`<div class="bubble" part="message-text">${item.text}</div>`}
+    ${item.attachments ? ctx.renderAttachments?.(item.attachments) : nothing}
   </article>`;
 }
 

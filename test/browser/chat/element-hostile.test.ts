@@ -95,6 +95,48 @@ describe('<pagent-chat> with hostile content in every field', () => {
     await chaiExpect(el).to.be.accessible();
   });
 
+  it('shows hostile file names and text-file contents as text, sent and reopened from a store', async () => {
+    resources = [];
+    const { createSessionStore } = await import('../../../src/store/session-store.js');
+    const el = await chatFixture();
+    el.addEventListener('pagent-send', (e) => e.preventDefault());
+    const names = PAYLOADS.split('\n');
+    const dt = new DataTransfer();
+    for (const name of names) dt.items.add(new File([PAYLOADS], `${name}.txt`, { type: 'text/plain' }));
+    const input = $<HTMLInputElement>(el, 'input[type="file"]')!;
+    input.files = dt.files;
+    input.dispatchEvent(new Event('change'));
+    for (let i = 0; i < 300 && $$(el, '[part~="attachment-preview"]').length < names.length; i++) await new Promise((r) => setTimeout(r, 10));
+    expect($$(el, '[part~="attachment-preview"] .attachment-name').map((n) => n.textContent)).toEqual(names.map((n) => `${n}.txt`));
+    let sent: readonly { part: unknown }[] = [];
+    el.addEventListener('pagent-send', (e) => (sent = e.detail.attachments ?? []));
+    $<HTMLButtonElement>(el, '[part~="send-button"]')!.click();
+    await el.updateComplete;
+    // the contents stay in the text parts, never in the DOM
+    expect(sent).toHaveLength(names.length);
+    const store = createSessionStore({ name: `hostile-${crypto.randomUUID()}` });
+    await store.append('h', [
+      { role: 'user', content: [...sent.map((a) => a.part as never), { type: 'file', file: { filename: PAYLOADS, file_data: 'data:application/pdf;base64,JVBERg==' } }] },
+      { role: 'assistant', content: 'ok' },
+    ]);
+    const reopened = await chatFixture((c) => (c.store = store));
+    for (let i = 0; i < 300 && $$(reopened, '[part~="session-open"]').length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    $<HTMLButtonElement>(reopened, '[part~="session-open"]')!.click();
+    for (let i = 0; i < 300 && $$(reopened, '[part~="attachment-chip"]').length < names.length + 1; i++) await new Promise((r) => setTimeout(r, 10));
+    expect($$(reopened, '[part~="attachment-chip"] .attachment-name').map((n) => n.textContent)).toEqual([...names.map((n) => `${n}.txt`), PAYLOADS]);
+    await new Promise((r) => setTimeout(r, 200));
+    // the session list's own icons are aria-hidden SVGs; nothing else may be markup
+    const forbidden = FORBIDDEN.replace('svg', 'svg:not([aria-hidden="true"])');
+    for (const root of [shadow(el), shadow(reopened)]) {
+      expect([...root.querySelectorAll(forbidden)].map((n) => n.outerHTML)).toEqual([]);
+      expect([...root.querySelectorAll('*')].filter((n) => [...n.attributes].some((at) => at.name.startsWith('on')))).toEqual([]);
+      expect([...root.querySelectorAll('[part~="message-text"]')].map((n) => n.textContent)).toEqual([]);
+    }
+    expect(window.__pwned).toBeUndefined();
+    expect(resources.filter((r) => r.includes(EVIL))).toEqual([]);
+    store.close();
+  });
+
   it('loads a markdown image only when allowImage accepts it', async () => {
     resources = [];
     const asked: string[] = [];

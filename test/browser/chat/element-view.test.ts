@@ -216,7 +216,7 @@ describe('<pagent-chat> screenshots of the main states', () => {
       c.agent = {
         events: (input) =>
           (async function* () {
-            yield* richRun(input, '').slice(0, 9);
+            yield* richRun(input as string, '').slice(0, 9);
             yield { method: 'TextDelta', params: { text: 'パリは現在 **18 °C** で晴れです。\n\n' } } as WireEvent;
             yield { method: 'TextDelta', params: { text: '`explode` ツールは失敗しました' } } as WireEvent;
             await new Promise(() => undefined);

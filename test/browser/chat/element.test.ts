@@ -206,7 +206,7 @@ describe('<pagent-chat> composer', () => {
       c.agent = {
         events: (input, options) => {
           signal = options?.signal;
-          src.push({ method: 'RunBegin', params: { user_input: input } }, { method: 'TextDelta', params: { text: 'Partial answer' } });
+          src.push({ method: 'RunBegin', params: { user_input: input as string } }, { method: 'TextDelta', params: { text: 'Partial answer' } });
           return src.iterable;
         },
       };
@@ -231,7 +231,7 @@ describe('<pagent-chat> composer', () => {
       c.agent = {
         events: (input) => {
           const src = sources[n++]!;
-          src.push({ method: 'RunBegin', params: { user_input: input } }, { method: 'TextDelta', params: { text: `answer to ${input}` } });
+          src.push({ method: 'RunBegin', params: { user_input: input as string } }, { method: 'TextDelta', params: { text: `answer to ${input}` } });
           return src.iterable;
         },
       };
@@ -319,7 +319,7 @@ describe('<pagent-chat> wire log for every source', () => {
   it('logs each event an agent yields as its NDJSON line, without the newline', async () => {
     const el = await chatFixture((c) => {
       c.wireLog = true;
-      c.agent = { events: (input) => (async function* () { yield* textRun(input, ['Hi ', 'there']); })() };
+      c.agent = { events: (input) => (async function* () { yield* textRun(input as string, ['Hi ', 'there']); })() };
     });
     el.send('Hello');
     await until(() => answers(el)[0] === 'Hi there' && !el.streaming, 'the answer');

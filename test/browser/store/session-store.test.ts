@@ -364,7 +364,7 @@ describe('several stores on one database (as in several tabs)', () => {
     expect(messages).toHaveLength(50);
     expect(new Set(messages).size).toBe(50);
     // each connection's own appends keep their order
-    const own = (p: string) => messages.filter((m) => m!.startsWith(p));
+    const own = (p: string) => messages.filter((m) => typeof m === 'string' && m.startsWith(p));
     expect(own('a')).toEqual(Array.from({ length: 25 }, (_, i) => `a${i}`));
     expect(own('b')).toEqual(Array.from({ length: 25 }, (_, i) => `b${i}`));
   });

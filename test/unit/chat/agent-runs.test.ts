@@ -22,7 +22,7 @@ function fakeAgent(log: string[]): ChatAgent & { release(): void } {
         open = true;
         log.push(`run ${input}`);
         try {
-          yield begin(input);
+          yield begin(input as string);
           await new Promise<void>((resolve) => (release = resolve));
         } finally {
           log.push(`closed ${input}`);

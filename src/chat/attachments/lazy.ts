@@ -1,0 +1,3 @@
+/** The attachment chunk: everything the element loads when the first file arrives or an attachment is shown. */
+export { AttachmentState } from './state.js';
+export { adoptStyles } from './styles.js';
