@@ -932,6 +932,7 @@ export class MarkdownDocument implements LeafHost {
           this.infoLine = false;
           block.code!.setInfo(unescapeString(this.lineContent.trim()));
         }
+        block.code!.finish();
         block.heldBlanks = [];
         break;
       case 'table':

@@ -5,6 +5,7 @@
  * the last one (one long Text node is laid out whole on every change).
  */
 import { appendNode, appendText, createElement, setAttribute, type DomContext } from './inline-dom.js';
+import { createLineHighlight, type LineSink } from './highlight.js';
 
 /** Lines per chunk of a long code block. */
 export const CODE_CHUNK_LINES = 100;
@@ -26,6 +27,9 @@ export class CodeBlockView {
   private linesInChunk = 0;
   /** Text of the current line not yet given a line end. */
   private lineOpen = false;
+  /** The block's highlighting (known language, supporting browser), fed each line once it is finished. */
+  private highlight: LineSink | null = null;
+  private lineText = '';
 
   constructor(
     private readonly cx: DomContext,
@@ -63,6 +67,7 @@ export class CodeBlockView {
     // The class carries the info word as CommonMark renders it; only a plain name is shown as the label.
     setAttribute(this.cx, this.code, 'class', `language-${language}`);
     if (LANGUAGE.test(language)) appendText(this.cx, this.label, language);
+    this.highlight = createLineHighlight(language, this.code);
   }
 
   /** Appends text of the current line (no line end). */
@@ -70,13 +75,30 @@ export class CodeBlockView {
     if (text === '') return;
     if (!this.lineOpen) this.startLine();
     appendText(this.cx, this.target, text);
+    if (this.highlight) this.lineText += text;
   }
 
   /** Ends the current line. */
   endLine(): void {
     if (!this.lineOpen) this.startLine();
+    this.highlightLine();
     appendText(this.cx, this.target, '\n');
     this.lineOpen = false;
+  }
+
+  /** The block is closed: a last line without a line end is highlighted too. */
+  finish(): void {
+    if (this.lineOpen && this.lineText !== '') this.highlightLine();
+  }
+
+  // A line is highlighted once, when it is finished: the open line shows plain until then.
+  private highlightLine(): void {
+    if (!this.highlight) return;
+    const node = this.target.lastChild;
+    const text = this.lineText;
+    this.lineText = '';
+    if (text === '' || node === null || node.nodeType !== 3) this.highlight.line(null, 0, '');
+    else this.highlight.line(node as Text, (node as Text).length - text.length, text);
   }
 
   private startLine(): void {
