@@ -151,6 +151,11 @@ export class PagentChat extends LitElement {
   @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'auto';
   /** Remote images in answers load only when this returns true. */
   @property({ attribute: false }) allowImage: ((url: URL) => boolean) | undefined;
+  /**
+   * Renders TeX in answers (`$…$`, `$$…$$`, `\(…\)`, `\[…\]`) as math; `false` shows it as written. Read
+   * when an answer starts rendering: set it before content arrives.
+   */
+  math = true;
   /** Batches renders to one per animation frame; switch off for deterministic tests. */
   @property({ attribute: false }) frameBatching = true;
   /**
@@ -476,7 +481,7 @@ export class PagentChat extends LitElement {
       strings,
       locale: resolveLocale(this.locale),
       answerRenderer: (target) =>
-        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, ...(allowImage ? { allowImage } : {}) }),
+        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, ...(allowImage ? { allowImage } : {}) }),
       textRenderer: createTextRenderer,
       onApproval: (callId, approved) => this.decide(callId, approved),
       onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,

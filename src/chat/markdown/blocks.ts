@@ -141,6 +141,8 @@ export interface DocumentOptions {
   copyLabel: string;
   /** The accessible name of a task item's checkbox. */
   taskLabel: string;
+  /** Whether TeX delimiters make math. */
+  math: boolean;
 }
 
 /**
@@ -966,6 +968,7 @@ export class MarkdownDocument implements LeafHost {
         set.add(target);
         this.kept.add(target);
       },
+      math: this.options.math,
     };
   }
 

@@ -29,7 +29,8 @@ export class CodeBlockView {
   private lineOpen = false;
   /** The block's highlighting (known language, supporting browser), fed each line once it is finished. */
   private highlight: LineSink | null = null;
-  private lineText = '';
+  /** Where the current line starts in the target's Text node. */
+  private lineStart = 0;
 
   constructor(
     private readonly cx: DomContext,
@@ -75,30 +76,19 @@ export class CodeBlockView {
     if (text === '') return;
     if (!this.lineOpen) this.startLine();
     appendText(this.cx, this.target, text);
-    if (this.highlight) this.lineText += text;
   }
 
   /** Ends the current line. */
   endLine(): void {
     if (!this.lineOpen) this.startLine();
-    this.highlightLine();
+    this.highlight?.line(this.target.lastChild as Text | null, this.lineStart);
     appendText(this.cx, this.target, '\n');
     this.lineOpen = false;
   }
 
   /** The block is closed: a last line without a line end is highlighted too. */
   finish(): void {
-    if (this.lineOpen && this.lineText !== '') this.highlightLine();
-  }
-
-  // A line is highlighted once, when it is finished: the open line shows plain until then.
-  private highlightLine(): void {
-    if (!this.highlight) return;
-    const node = this.target.lastChild;
-    const text = this.lineText;
-    this.lineText = '';
-    if (text === '' || node === null || node.nodeType !== 3) this.highlight.line(null, 0, '');
-    else this.highlight.line(node as Text, (node as Text).length - text.length, text);
+    if (this.lineOpen) this.highlight?.line(this.target.lastChild as Text | null, this.lineStart);
   }
 
   private startLine(): void {
@@ -123,6 +113,8 @@ export class CodeBlockView {
       this.linesInChunk = 0;
     }
     this.linesInChunk += 1;
+    // A line is highlighted once, when it is finished (the open line shows plain until then).
+    this.lineStart = (this.target.lastChild as Text | null)?.length ?? 0;
   }
 
   /** The code as written (what the copy button copies). */

@@ -9,27 +9,10 @@
  * browser has no `CSS.highlights`, code stays plain and nothing is loaded.
  */
 
-/** Work counters of the highlighter, for tests and benchmarks. */
-export interface HighlightStats {
-  engineLoads: number;
-  linesTokenized: number;
-  rangesCreated: number;
-}
-
-/** The page's highlighting work so far. */
-export const highlightStats: HighlightStats = {
-  /** Times the highlighter chunk was requested (once per page). */
-  engineLoads: 0,
-  /** Lines given to a language's tokenizer (each finished line once). */
-  linesTokenized: 0,
-  /** Ranges added to the highlight registry. */
-  rangesCreated: 0,
-};
-
 /** What the highlighter chunk gives a code block: it takes the block's finished lines, in order. */
 export interface LineSink {
-  /** `text` is one line (no line end), found in `node` from `offset`; `node` is null for an empty line. */
-  line(node: Text | null, offset: number, text: string): void;
+  /** A line ended: it is the text of `node` from `start` to `end` (default: its end; `node` null: empty). */
+  line(node: Text | null, start: number, end?: number): void;
 }
 
 type Engine = typeof import('./highlighter.js');
@@ -37,7 +20,6 @@ let engine: Promise<Engine> | undefined;
 
 function loadEngine(): Promise<Engine> {
   if (!engine) {
-    highlightStats.engineLoads += 1;
     engine = import('./highlighter.js');
     engine.catch(() => (engine = undefined)); // a failed chunk load is retried by the next block
   }
@@ -51,22 +33,23 @@ function loadEngine(): Promise<Engine> {
  */
 export function createLineHighlight(language: string, code: HTMLElement): LineSink | null {
   if (!(code.ownerDocument.defaultView as (Window & { CSS?: { highlights?: unknown } }) | null)?.CSS?.highlights) return null;
-  let queue: Array<[Text | null, number, string]> | null = [];
+  let queue: Array<[Text | null, number, number]> | null = [];
   let sink: LineSink | null = null;
   loadEngine()
-    .then((m) => m.createLineSink(language, code, highlightStats))
+    .then((m) => m.createLineSink(language, code))
     .then(
       (s) => {
         sink = s;
-        if (s) for (const [node, offset, text] of queue!) s.line(node, offset, text);
+        if (s) for (const [node, start, end] of queue!) s.line(node, start, end);
         queue = null;
       },
       () => (queue = null), // stays plain
     );
   return {
-    line(node, offset, text) {
-      if (sink) sink.line(node, offset, text);
-      else queue?.push([node, offset, text]);
+    line(node, start) {
+      // Queued lines keep their end: the node has grown since.
+      if (sink) sink.line(node, start);
+      else queue?.push([node, start, node?.length ?? 0]);
     },
   };
 }

@@ -7,7 +7,16 @@
  * tokens.
  */
 import { StringStream, type StreamParser } from '@codemirror/streamparser';
-import type { HighlightStats, LineSink } from './highlight.js';
+import type { LineSink } from './highlight.js';
+
+/** Work counters of the highlighter, for tests and benchmarks. */
+export const highlightStats = {
+  /** Lines given to a language's tokenizer (each finished line once). */
+  linesTokenized: 0,
+  /** Ranges added to the highlight registry. */
+  rangesCreated: 0,
+};
+const stats = highlightStats;
 import { markdownMode } from './highlight-markdown.js';
 
 // Info words (lower-cased) → the language's tokenizer in highlighter.ts.
@@ -178,7 +187,7 @@ const HIGHLIGHT_CSS = `:host, :root { ${tokens(LIGHT)} }
 ${Object.keys(LIGHT).map((name) => `::highlight(pagent-${name}) { color: var(--_hl-${name}); }`).join('\n')}`;
 
 /** Loads the language's tokenizer and returns the sink for one code block's lines (`null`: not a language we know). */
-export async function createLineSink(word: string, code: HTMLElement, stats: HighlightStats): Promise<LineSink | null> {
+export async function createLineSink(word: string, code: HTMLElement): Promise<LineSink | null> {
   const language = highlightLanguage(word);
   if (language === undefined) return null;
   let mode = loaded.get(language);
@@ -194,8 +203,9 @@ export async function createLineSink(word: string, code: HTMLElement, stats: Hig
   let styled = false;
   let broken = false;
   return {
-    line(node, offset, text) {
+    line(node, offset, end) {
       if (broken) return;
+      const text = node ? node.data.slice(offset, end) : '';
       if (!styled) styled = adoptStyles(code.getRootNode());
       stats.linesTokenized += 1;
       if (text === '' || node === null) {
@@ -218,12 +228,12 @@ export async function createLineSink(word: string, code: HTMLElement, stats: Hig
           stuck = 0;
           const name = style ? classOf(style) : undefined;
           if (name !== current) {
-            if (current) add(owner, stats, current, node, offset + from, offset + stream.start);
+            if (current) add(owner, current, node, offset + from, offset + stream.start);
             current = name;
             from = stream.start;
           }
         }
-        if (current) add(owner, stats, current, node, offset + from, offset + stream.pos);
+        if (current) add(owner, current, node, offset + from, offset + stream.pos);
       } catch {
         broken = true; // a tokenizer fault: the rest of the block stays plain
       }
@@ -231,7 +241,7 @@ export async function createLineSink(word: string, code: HTMLElement, stats: Hig
   };
 }
 
-function add(owner: Owner, stats: HighlightStats, name: string, node: Text, start: number, end: number): void {
+function add(owner: Owner, name: string, node: Text, start: number, end: number): void {
   const h = highlightFor(name);
   const range = new StaticRange({ startContainer: node, startOffset: start, endContainer: node, endOffset: end });
   h.add(range);
