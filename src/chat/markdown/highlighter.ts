@@ -116,14 +116,58 @@ function classOf(style: string): string | undefined {
 const MAX_LINE = 5_000;
 
 const registry = new Map<string, Highlight>();
+
+/**
+ * The ranges of one element of code (a block, or a 100-line chunk of a long one). The browser revisits
+ * every range of the registry on each frame that changed the DOM, so only code on or near the screen keeps
+ * its ranges there: an IntersectionObserver takes them out when it scrolls away and back when it returns.
+ * That keeps the work per streamed delta flat however much highlighted code the page holds.
+ */
 interface Owner {
-  code: HTMLElement;
   ranges: Array<[Highlight, StaticRange]>;
-  seenConnected: boolean;
+  shown: boolean;
+  /** Seen in the document (an element rendered into a fragment is not dropped before it is placed). */
+  seen: boolean;
 }
-const owners = new Set<Owner>();
-let rangeCount = 0;
-let nextSweep = 4096;
+const owners = new Map<Element, Owner>();
+let observer: IntersectionObserver | undefined;
+
+function show(owner: Owner, shown: boolean): void {
+  if (owner.shown === shown) return;
+  owner.shown = shown;
+  for (const [h, r] of owner.ranges) {
+    if (shown) h.add(r);
+    else h.delete(r);
+  }
+}
+
+function ownerOf(el: Element): Owner {
+  let owner = owners.get(el);
+  if (!owner) {
+    owner = { ranges: [], shown: true, seen: false };
+    owners.set(el, owner);
+    observer ??= new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          const o = owners.get(entry.target);
+          if (!o) continue;
+          if (entry.target.isConnected) o.seen = true;
+          else if (o.seen) {
+            // removed from the page: its ranges go (the registry would keep its nodes alive)
+            show(o, false);
+            owners.delete(entry.target);
+            observer!.unobserve(entry.target);
+            continue;
+          }
+          show(o, entry.isIntersecting);
+        }
+      },
+      { rootMargin: '400px 0px' },
+    );
+    observer.observe(el);
+  }
+  return owner;
+}
 
 function highlightFor(name: string): Highlight {
   let h = registry.get(name);
@@ -133,20 +177,6 @@ function highlightFor(name: string): Highlight {
     CSS.highlights.set(`pagent-${name}`, h);
   }
   return h;
-}
-
-// Ranges of code blocks that were shown and have left the page are dropped (the registry would keep
-// their nodes alive), checked whenever the number of ranges has doubled: amortised constant per range.
-function sweep(): void {
-  for (const owner of owners) {
-    if (owner.code.isConnected) owner.seenConnected = true;
-    else if (owner.seenConnected) {
-      for (const [h, r] of owner.ranges) h.delete(r);
-      rangeCount -= owner.ranges.length;
-      owners.delete(owner);
-    }
-  }
-  nextSweep = Math.max(4096, rangeCount * 2);
 }
 
 const adopted = new WeakSet<Node>();
@@ -198,8 +228,6 @@ export async function createLineSink(word: string, code: HTMLElement): Promise<L
   }
   const parser = await mode;
   const state = parser.startState?.(2) ?? null;
-  const owner: Owner = { code, ranges: [], seenConnected: false };
-  owners.add(owner);
   let styled = false;
   let broken = false;
   return {
@@ -228,12 +256,12 @@ export async function createLineSink(word: string, code: HTMLElement): Promise<L
           stuck = 0;
           const name = style ? classOf(style) : undefined;
           if (name !== current) {
-            if (current) add(owner, current, node, offset + from, offset + stream.start);
+            if (current) add(current, node, offset + from, offset + stream.start);
             current = name;
             from = stream.start;
           }
         }
-        if (current) add(owner, current, node, offset + from, offset + stream.pos);
+        if (current) add(current, node, offset + from, offset + stream.pos);
       } catch {
         broken = true; // a tokenizer fault: the rest of the block stays plain
       }
@@ -241,11 +269,11 @@ export async function createLineSink(word: string, code: HTMLElement): Promise<L
   };
 }
 
-function add(owner: Owner, name: string, node: Text, start: number, end: number): void {
+function add(name: string, node: Text, start: number, end: number): void {
   const h = highlightFor(name);
   const range = new StaticRange({ startContainer: node, startOffset: start, endContainer: node, endOffset: end });
-  h.add(range);
+  const owner = ownerOf(node.parentElement!);
   owner.ranges.push([h, range]);
+  if (owner.shown) h.add(range);
   stats.rangesCreated += 1;
-  if (++rangeCount > nextSweep) sweep();
 }

@@ -54,7 +54,31 @@ function adoptStyles(span: HTMLElement): void {
       sheet.replaceSync(CSS_TEXT);
     }
     root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    root.addEventListener('copy', copySource as EventListener);
   });
+}
+
+const BLOCK = /^(?:P|DIV|LI|H[1-6]|PRE|TR|BLOCKQUOTE|UL|OL|TABLE)$/;
+
+/** Text of copied nodes, each formula as its TeX source, a line end after each block. */
+function copiedText(node: Node): string {
+  if (node.nodeType === 3) return (node as Text).data;
+  const el = node as Element;
+  if (el.nodeType === 1 && el.getAttribute('part')?.split(' ').includes('math')) return el.getAttribute('data-source') ?? '';
+  let out = '';
+  for (let c = node.firstChild; c; c = c.nextSibling) out += copiedText(c);
+  return el.nodeType === 1 && BLOCK.test(el.nodeName) && !out.endsWith('\n') ? `${out}\n` : out;
+}
+
+/** Copying a selection with whole formulas in it copies their TeX source, not the MathML's text. */
+function copySource(event: ClipboardEvent): void {
+  const root = event.currentTarget as (ShadowRoot & { getSelection?: () => Selection | null }) | Document;
+  const selection = root.getSelection ? root.getSelection() : document.getSelection();
+  if (!selection || selection.rangeCount === 0 || !event.clipboardData) return;
+  const fragment = selection.getRangeAt(0).cloneContents();
+  if (!fragment.querySelector('[part~="math"]')) return;
+  event.clipboardData.setData('text/plain', copiedText(fragment).replace(/\n$/, ''));
+  event.preventDefault();
 }
 
 /** Fills `span` with the formula's MathML, or marks it as an error (its text stays the source). */
@@ -74,5 +98,6 @@ export function typesetInto(span: HTMLElement, tex: string, display: boolean, so
     span.title = result.message;
     return;
   }
+  span.setAttribute('data-source', source);
   span.replaceChildren(result.cloneNode(true));
 }

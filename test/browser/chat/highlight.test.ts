@@ -62,9 +62,12 @@ describe('syntax highlighting', () => {
       elements.push(el);
       await pushAll(el, textRun('code', ['```ts\nconst a: number = 1; // one\n```\n\n```python\ndef f(x):\n    return "x"\n```\n\n```json\n{"k": true}\n```\n']));
     }
-    await until(() => elements.every((el) => $$(el, 'code').every((c) => tokensIn(c).length > 0)), 'every block highlighted');
+    for (const el of elements) {
+      el.scrollIntoView();
+      await until(() => $$(el, 'code').every((c) => tokensIn(c).length > 0), 'every block highlighted');
+    }
     expect(engineLoads()).toBe(1);
-    const [ts, py, json] = $$(elements[0]!, 'code');
+    const [ts, py, json] = $$(elements[2]!, 'code');
     expect(tokensIn(ts!)).toEqual([
       ['keyword', 'const'], ['def', 'a'], ['type', 'number'], ['number', '1'], ['comment', '// one'],
     ]);
@@ -79,26 +82,31 @@ describe('syntax highlighting', () => {
       java: 'public class A {}', c: 'int main(void) { return 0; }', 'c++': 'std::string s = "a";', cs: 'var x = "a";',
       yaml: 'key: "value" # c', markdown: '# Title', diff: '+added',
     };
-    const el = document.createElement('div');
-    document.body.append(el);
-    renderMarkdown(el, Object.entries(samples).map(([lang, code]) => `\`\`\`${lang}\n${code}\n\`\`\`\n`).join('\n'));
-    const blocks = [...el.querySelectorAll('code')];
-    await until(() => blocks.every((c) => tokensIn(c).length > 0), 'every language highlighted');
-    expect(tokensIn(blocks.at(-1)!)).toEqual([['inserted', '+added']]);
-    expect(tokensIn(blocks.at(-2)!)).toEqual([['heading', '# Title']]);
-    el.remove();
+    // one block at a time at the top of the page: only code on screen keeps its ranges in the registry
+    const seen: Record<string, Array<[string, string]>> = {};
+    for (const [lang, code] of Object.entries(samples)) {
+      const el = document.createElement('div');
+      document.body.prepend(el);
+      renderMarkdown(el, `\`\`\`${lang}\n${code}\n\`\`\`\n`);
+      await until(() => tokensIn(el).length > 0, `${lang} highlighted`);
+      seen[lang] = tokensIn(el);
+      el.remove();
+    }
+    expect(seen['diff']).toEqual([['inserted', '+added']]);
+    expect(seen['markdown']).toEqual([['heading', '# Title']]);
+    expect(seen['sql']!.slice(0, 2)).toEqual([['keyword', 'SELECT'], ['keyword', 'FROM']]);
   });
 
   it('tokenizes each finished line once while streaming, leaves the DOM as the plain render, and the open line plain', async () => {
     const warm = document.createElement('div');
     renderMarkdown(warm, '```js\n1\n```');
-    await until(() => tokensIn(warm).length > 0, 'warm-up');
     const { highlightStats } = await engine();
+    await until(() => highlightStats.linesTokenized > 0, 'warm-up');
 
     const code = Array.from({ length: 20 }, (_, i) => `let v${i} = "s${i}"; // c${i}`).join('\n');
     const text = `Intro\n\n\`\`\`js\n${code}\n\`\`\`\n\nAfter the block, more text.`;
     const el = document.createElement('div');
-    document.body.append(el);
+    document.body.prepend(el);
     const md = createMarkdownStream(el);
     const observer = new MutationObserver(() => {});
     observer.observe(el, { subtree: true, childList: true, characterData: true, attributes: true });
@@ -134,6 +142,21 @@ describe('syntax highlighting', () => {
     expect(highlightStats.rangesCreated).toBe(created);
   });
 
+  it('keeps ranges in the registry only for code on or near the screen', async () => {
+    const el = await chatFixture((c) => (c.style.height = '300px'));
+    const lines = Array.from({ length: 400 }, (_, i) => `let v${i} = ${i};`);
+    await pushAll(el, textRun('long', [`\`\`\`js\n${lines.join('\n')}\n\`\`\``]));
+    const code = $(el, 'code')!;
+    const chunks = [...code.children];
+    expect(chunks).toHaveLength(4); // 100-line chunks
+    const shown = (chunk: Element): number => tokensIn(chunk).length;
+    // the view follows the end: the last chunk is highlighted, the second is far above and has none
+    await until(() => shown(chunks[3]!) === 300 && shown(chunks[1]!) === 0, 'only the visible chunks in the registry');
+    $(el, '[part="timeline"]')!.scrollTop = 0;
+    await until(() => shown(chunks[1]!) === 0 && shown(chunks[0]!) === 300 && shown(chunks[3]!) === 0, 'the top chunk back, the last one out');
+    expect(tokensIn(code).slice(0, 3)).toEqual([['keyword', 'let'], ['def', 'v0'], ['number', '0']]);
+  });
+
   it('copies the source of highlighted code', async () => {
     const el = await chatFixture();
     await pushAll(el, textRun('copy', ['```py\nprint("hi")\n```']));
@@ -149,6 +172,7 @@ describe('syntax highlighting', () => {
     for (const theme of ['light', 'dark'] as const) {
       const el = await chatFixture((c) => (c.theme = theme));
       await pushAll(el, textRun('c', [text]));
+      el.scrollIntoView();
       await until(() => tokensIn($(el, 'code')!).length > 0, 'highlighted');
       const pre = $(el, '[part="code-block"]')!;
       const background = parseColour(getComputedStyle(pre).backgroundColor);
@@ -184,6 +208,7 @@ describe('syntax highlighting', () => {
         c.style.width = '640px';
       });
       await pushAll(el, textRun('Show me code', [code]));
+      el.scrollIntoView();
       await until(() => $$(el, 'code').every((c) => tokensIn(c).length > 0), 'highlighted');
       await page.viewport(700, 600);
       await new Promise((r) => requestAnimationFrame(() => r(undefined)));

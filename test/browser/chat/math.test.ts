@@ -196,6 +196,23 @@ describe('math', () => {
     expect(renderThroughStream([...text]), 'markdown stream, one character per append').toBe(whole);
   });
 
+  it('copies a selection with formulas as their TeX source', async () => {
+    await loadMath();
+    const chat = await chatFixture();
+    await pushAll(chat, textRun('q', ['Area $\\pi r^2$ and\n\n$$E=mc^2$$\n\nend.']));
+    const answer = $(chat, '[part~="answer-text"]')!;
+    await until(() => answer.querySelectorAll('math').length === 2, 'MathML');
+    await new Promise((r) => setTimeout(r, 0));
+    const selection = window.getSelection()!;
+    selection.selectAllChildren(answer);
+    const clipboardData = new DataTransfer();
+    const event = new ClipboardEvent('copy', { clipboardData, bubbles: true, composed: true, cancelable: true });
+    answer.querySelector('p')!.dispatchEvent(event);
+    expect(event.defaultPrevented).toBe(true);
+    expect(clipboardData.getData('text/plain')).toBe('Area $\\pi r^2$ and\n$$E=mc^2$$\nend.');
+    selection.removeAllRanges();
+  });
+
   it('can be turned off: TeX shows as written', async () => {
     const el = render('$x$ and \\(y\\) and $$z$$', { math: false });
     expect(formulas(el)).toEqual([]);
