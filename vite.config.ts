@@ -52,8 +52,19 @@ const bundleBuild = {
   },
 };
 
+/** The one-file bundle leaves out the lazily loaded highlighter and TeX renderer (see the module). */
+const withoutRenderers: Plugin = {
+  name: 'bundle-without-renderers',
+  enforce: 'pre',
+  resolveId(source) {
+    return /\/(?:highlighter|math-render)\.js$/.test(source)
+      ? fileURLToPath(new URL('./src/chat/markdown/bundle-without-renderers.ts', import.meta.url))
+      : null;
+  },
+};
+
 export default defineConfig(({ mode }) => ({
-  plugins: mode === 'demo' ? [demoServer()] : [testApi()],
+  plugins: mode === 'demo' ? [demoServer()] : mode === 'bundle' ? [testApi(), withoutRenderers] : [testApi()],
   build:
     mode === 'demo'
       ? // `vite build --mode demo`: the demo app (index.html → demo/main.ts)

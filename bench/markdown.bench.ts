@@ -77,7 +77,7 @@ function streamWork({ kind, count }: { kind: 'mixed' | 'paragraph' | 'code'; cou
   return work;
 }
 
-type Scenario = 'paragraph' | 'code' | 'list' | 'table' | 'answer' | 'conversation';
+type Scenario = 'paragraph' | 'code' | 'list' | 'table' | 'answer' | 'math' | 'conversation';
 
 /**
  * Runs in the page: a fresh `<pagent-chat>` (defaults: frame batching on) holding `size` units of the
@@ -104,6 +104,8 @@ async function setUp({ scenario, size }: { scenario: Scenario; size: number }): 
   const unit: Record<Scenario, () => string> = {
     paragraph: prose,
     answer: () => (++n % 40 === 0 ? 'end.\n\n' : prose()),
+    // prose with an inline formula every 9 tokens and a display formula every 40 (math on, as shipped)
+    math: () => (++n % 40 === 0 ? `\n\n$$\\sum_{k=1}^{${n % 97}} k^2$$\n\n` : n % 9 === 0 ? `$x_{${n % 97}}^2$ ` : prose()),
     code: () => `    const value${++n} = compute(${n % 97}, "${words[n % 10]}");\n`,
     list: () => `- item ${++n} with *some* text and \`code\`\n`,
     table: () => `| row ${++n} | ${n % 97} | a **bold** note |\n`,
@@ -113,6 +115,7 @@ async function setUp({ scenario, size }: { scenario: Scenario; size: number }): 
   const head: Record<Scenario, string> = {
     paragraph: 'Start ',
     answer: '',
+    math: '',
     code: '```ts\n',
     list: '',
     table: '| name | value | note |\n|---|---:|---|\n',
@@ -217,10 +220,11 @@ async function startAndEnd(
 
 const GROWTH: Array<{ scenario: Scenario; what: string; start: number; end: number; unit: string }> = [
   { scenario: 'paragraph', what: 'one paragraph', start: 150, end: 15_000, unit: 'words (~1 kB → ~100 kB)' },
-  { scenario: 'code', what: 'one code block', start: 20, end: 5_000, unit: 'lines' },
+  { scenario: 'code', what: 'one code block (ts, highlighted)', start: 20, end: 5_000, unit: 'lines' },
   { scenario: 'list', what: 'one list', start: 10, end: 1_000, unit: 'items' },
   { scenario: 'table', what: 'one table', start: 10, end: 500, unit: 'rows' },
   { scenario: 'answer', what: 'one markdown answer', start: 100, end: 10_000, unit: 'tokens' },
+  { scenario: 'math', what: 'one answer with math', start: 100, end: 10_000, unit: 'tokens' },
   { scenario: 'conversation', what: 'a conversation', start: 20, end: 2_000, unit: 'runs' },
 ];
 

@@ -81,7 +81,8 @@ export async function measureSize(entry: SizeEntry, source: SizeSource = 'src'):
   const metafile: Metafile = result.metafile;
   const gz = new Map(result.outputFiles.map((f) => [f.path.replace(/^.*\/virtual-out\//, ''), gzipSync(f.contents, { level: 9 }).length]));
   const outputs = Object.entries(metafile.outputs).map(([path, o]) => ({ path: path.replace(/^.*virtual-out\//, ''), o }));
-  const entryOut = outputs.find(({ o }) => o.entryPoint !== undefined);
+  // the consumer's module (chunks loaded by import() are entry points of their own in the metafile)
+  const entryOut = outputs.find(({ o }) => o.entryPoint === 'consumer.ts');
   if (!entryOut) throw new Error(`sizes: no entry chunk for ${entry.name}`);
   // the entry chunk and, transitively, every chunk it imports statically
   const eager = new Set<string>();

@@ -23,12 +23,14 @@ import {
 } from '../src/index.js';
 import { demoLang, demoStrings, fill, type DemoLang, type DemoStrings } from './i18n.js';
 import { demoTools, DEMO_SYSTEM_PROMPT } from './tools.js';
+import { demoRenderers } from './weather-card.js';
 
 type Source = 'wire' | 'wire-ag-ui' | 'wire-ai-sdk' | 'local' | 'own';
 const SOURCES: readonly Source[] = ['wire', 'wire-ag-ui', 'wire-ai-sdk', 'local', 'own'];
 type Theme = 'light' | 'dark' | 'auto';
 
 const chat = document.querySelector('pagent-chat')!;
+chat.renderers = demoRenderers;
 const sourceSelect = document.querySelector<HTMLSelectElement>('#source')!;
 const langSelect = document.querySelector<HTMLSelectElement>('#lang')!;
 const themeSelect = document.querySelector<HTMLSelectElement>('#theme')!;

@@ -19,6 +19,8 @@ export interface AnswerRendererOptions {
   copyLabel?: string;
   /** Accessible name of a task item's checkbox. */
   taskLabel?: string;
+  /** Whether TeX delimiters make math. @defaultValue true */
+  math?: boolean;
 }
 
 /**

@@ -7,6 +7,7 @@ import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptio
 import { createAnswerRenderer, createTextRenderer } from './answer.js';
 import { errorKind, errorSentence } from './error-kind.js';
 import { createChatEvent } from './events.js';
+import type { ToolRenderers } from './parts/tool-renderers.js';
 import { isLocaleLoaded, loadLocale, resolveLocale, stringsFor, type PagentChatStrings } from './i18n.js';
 import { renderComposer, renderSuggestions } from './parts/composer.js';
 import type { PartContext } from './parts/context.js';
@@ -44,6 +45,7 @@ export interface ChatClient {
 export type { ApprovalRequest, ChatAgent, ChatAgentRunOptions };
 export type { ChatStore, ChatWorkspace, ChatAttachment };
 export type { PagentChatStrings };
+export type { ToolCallState, ToolRenderer, ToolRenderers } from './parts/tool-renderers.js';
 // Re-exported so that every entry naming the element also loads the DOM event map declared with them.
 export type {
   PagentChatEventMap,
@@ -156,8 +158,21 @@ export class PagentChat extends LitElement {
   @property({ attribute: false }) strings: Partial<PagentChatStrings> | undefined;
   /** `light`, `dark`, or `auto` (follows `prefers-color-scheme`). */
   @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'auto';
+  /**
+   * Page-rendered tool calls: a tool name (or `*`) → `(call) => template | node`, given the call's live
+   * state (`tool_call_id`, `name`, parsed `arguments`, `status`, `result`, `resultJson`, `elapsed_ms`,
+   * `approve()`, `deny()`); called again when that call's state changes. Its fields are untrusted: Lit
+   * templates escape what they interpolate. A renderer that throws gets the default card and a
+   * `pagent-error` (`code: "render"`).
+   */
+  @property({ attribute: false }) renderers: ToolRenderers | undefined;
   /** Remote images in answers load only when this returns true. */
   @property({ attribute: false }) allowImage: ((url: URL) => boolean) | undefined;
+  /**
+   * Renders TeX in answers (`$…$`, `$$…$$`, `\(…\)`, `\[…\]`) as math; `false` shows it as written. Read
+   * when an answer starts rendering: set it before content arrives.
+   */
+  math = true;
   /** Batches renders to one per animation frame; switch off for deterministic tests. */
   @property({ attribute: false }) frameBatching = true;
   /**
@@ -507,19 +522,22 @@ export class PagentChat extends LitElement {
   /** One context object per strings/locale/source change, so `guard` re-renders only changed rows. */
   private partContext(strings: PagentChatStrings): PartContext {
     const canRetry = Boolean(this.agent || this.client || this.src);
-    const allowImage = this.allowImage;
+    const { allowImage, renderers } = this;
     const c = this.cachedContext;
     const loaded = Boolean(this.attachments.state);
-    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded) return c;
+    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers) return c;
     this.contextLoaded = loaded;
     this.contextAllowImage = allowImage;
     this.cachedContext = {
       strings,
       locale: resolveLocale(this.locale),
       answerRenderer: (target) =>
-        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, ...(allowImage ? { allowImage } : {}) }),
+        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, ...(allowImage ? { allowImage } : {}) }),
       textRenderer: createTextRenderer,
       onApproval: (callId, approved) => this.decide(callId, approved),
+      toolRenderers: renderers,
+      onRenderError: (cause, name) =>
+        this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(`The renderer of tool "${name}" failed: ${String(cause)}`, { code: 'render', where: `renderers.${name}`, cause }) })),
       onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
       renderAttachments: (list) => this.attachments.renderMessage(list),
     };

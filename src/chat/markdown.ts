@@ -41,6 +41,14 @@ export interface MarkdownOptions {
    */
   copyLabel?: string;
   /**
+   * Renders TeX math: `$$…$$` and `\[…\]` (on its own line) as display math, `$…$` and `\(…\)` inline,
+   * as MathML from a lazily loaded renderer (the source shows until it has loaded). A `$` opens math only
+   * when a non-space follows it, and the next `$` closes it only after a non-space and before a non-digit,
+   * so prices ("$5 and $10") stay text. An unclosed formula shows as its source.
+   * @defaultValue true
+   */
+  math?: boolean;
+  /**
    * The accessible name of a task list item's checkbox (its state is the checkbox's own).
    * @defaultValue 'Task'
    */
@@ -67,6 +75,7 @@ function createStream(root: ParentNode, doc: Document, options: MarkdownOptions)
   const md = new MarkdownDocument({ doc, stats, allowImage: options.allowImage }, root, {
     copyLabel: options.copyLabel ?? 'Copy code',
     taskLabel: options.taskLabel ?? 'Task',
+    math: options.math ?? true,
   });
   return {
     append: (text) => md.append(text),

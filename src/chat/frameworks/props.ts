@@ -18,6 +18,8 @@ export type PagentChatProperties = Partial<
     | 'strings'
     | 'theme'
     | 'allowImage'
+    | 'math'
+    | 'renderers'
     | 'frameBatching'
     | 'wireLog'
     | 'stopGraceMs'

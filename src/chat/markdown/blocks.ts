@@ -141,6 +141,8 @@ export interface DocumentOptions {
   copyLabel: string;
   /** The accessible name of a task item's checkbox. */
   taskLabel: string;
+  /** Whether TeX delimiters make math. */
+  math: boolean;
 }
 
 /**
@@ -932,6 +934,7 @@ export class MarkdownDocument implements LeafHost {
           this.infoLine = false;
           block.code!.setInfo(unescapeString(this.lineContent.trim()));
         }
+        block.code!.finish();
         block.heldBlanks = [];
         break;
       case 'table':
@@ -965,6 +968,7 @@ export class MarkdownDocument implements LeafHost {
         set.add(target);
         this.kept.add(target);
       },
+      math: this.options.math,
     };
   }
 

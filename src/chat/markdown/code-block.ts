@@ -5,6 +5,7 @@
  * the last one (one long Text node is laid out whole on every change).
  */
 import { appendNode, appendText, createElement, setAttribute, type DomContext } from './inline-dom.js';
+import { createLineHighlight, type LineSink } from './highlight.js';
 
 /** Lines per chunk of a long code block. */
 export const CODE_CHUNK_LINES = 100;
@@ -26,6 +27,10 @@ export class CodeBlockView {
   private linesInChunk = 0;
   /** Text of the current line not yet given a line end. */
   private lineOpen = false;
+  /** The block's highlighting (known language, supporting browser), fed each line once it is finished. */
+  private highlight: LineSink | null = null;
+  /** Where the current line starts in the target's Text node. */
+  private lineStart = 0;
 
   constructor(
     private readonly cx: DomContext,
@@ -63,6 +68,7 @@ export class CodeBlockView {
     // The class carries the info word as CommonMark renders it; only a plain name is shown as the label.
     setAttribute(this.cx, this.code, 'class', `language-${language}`);
     if (LANGUAGE.test(language)) appendText(this.cx, this.label, language);
+    this.highlight = createLineHighlight(language, this.code);
   }
 
   /** Appends text of the current line (no line end). */
@@ -75,8 +81,14 @@ export class CodeBlockView {
   /** Ends the current line. */
   endLine(): void {
     if (!this.lineOpen) this.startLine();
+    this.highlight?.line(this.target.lastChild as Text | null, this.lineStart);
     appendText(this.cx, this.target, '\n');
     this.lineOpen = false;
+  }
+
+  /** The block is closed: a last line without a line end is highlighted too. */
+  finish(): void {
+    if (this.lineOpen) this.highlight?.line(this.target.lastChild as Text | null, this.lineStart);
   }
 
   private startLine(): void {
@@ -101,6 +113,8 @@ export class CodeBlockView {
       this.linesInChunk = 0;
     }
     this.linesInChunk += 1;
+    // A line is highlighted once, when it is finished (the open line shows plain until then).
+    this.lineStart = (this.target.lastChild as Text | null)?.length ?? 0;
   }
 
   /** The code as written (what the copy button copies). */

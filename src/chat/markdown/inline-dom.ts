@@ -9,6 +9,7 @@ import { MAX_EMAIL, type Inline } from './inlines.js';
 /** Inline elements (emphasis, links, code) nest at most this deep; deeper ones render their content only. */
 export const MAX_INLINE_DEPTH = 32;
 import { normalizeUri } from './syntax.js';
+import { renderMath } from './math.js';
 
 /** Deterministic work counters of a markdown stream, for tests and benchmarks. */
 export interface MarkdownStats {
@@ -92,6 +93,7 @@ function plainText(first: Inline | null): string {
   let out = '';
   for (let n = first; n; n = n.next) {
     if (n.type === 'text' || n.type === 'code' || n.type === 'html') out += n.literal;
+    else if (n.type === 'math') out += n.destination;
     else if (n.type === 'softbreak' || n.type === 'linebreak') out += '\n';
     else out += plainText(n.first);
   }
@@ -185,6 +187,9 @@ export function renderInlines(
         appendNode(cx, parent, code);
         break;
       }
+      case 'math':
+        renderMath(cx, parent, n.literal, n.title !== '', n.destination);
+        break;
       case 'emph': case 'strong': case 'del': {
         if (depth >= MAX_INLINE_DEPTH) {
           renderInlines(cx, n.first, null, parent, inLink, depth);

@@ -23,7 +23,7 @@ const MAX_SHOWN_CLOSED = 4;
 
 export type InlineType =
   | 'root' | 'text' | 'softbreak' | 'linebreak' | 'code' | 'html'
-  | 'emph' | 'strong' | 'del' | 'link' | 'image';
+  | 'emph' | 'strong' | 'del' | 'link' | 'image' | 'math';
 
 /** A node of the inline tree (a doubly linked list of children, as in commonmark.js). */
 export class Inline {
@@ -90,6 +90,8 @@ export interface InlineContext {
   reference(label: string): LinkReference | undefined;
   /** Told of each label looked up and not found, so a later definition can re-render the text. */
   missing(label: string): void;
+  /** Whether `$…$`, `$$…$$`, `\(…\)` and `\[…\]` are math. */
+  readonly math?: boolean;
 }
 
 /** The tree of one parse and how much of it is final. */
@@ -141,9 +143,10 @@ const C_BACKSLASH = 92;
 const C_CLOSE_BRACKET = 93;
 const C_UNDERSCORE = 95;
 const C_BACKTICK = 96;
+const C_DOLLAR = 36;
 const C_TILDE = 126;
 
-const RE_MAIN = /[^\n`[\]\\!<&*_~w:]+/y;
+const RE_MAIN = /[^\n`[\]\\!<&*_~w:$]+/y;
 const RE_TICKS_HERE = /`+/y;
 const RE_TICKS = /`+/g;
 const RE_ENTITY_HERE = /&(?:#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});/y;
@@ -245,6 +248,8 @@ class InlineParser {
   private openTicks: { position: number; length: number } | null = null;
   /** Unmatched emphasis openers within reach, last first, as left after the final emphasis pass. */
   private openers: Array<{ cc: number; count: number; position: number }> = [];
+  /** Math closers (`$$`, `\\)`, `\\]`) known to be absent from the rest of the subject. */
+  private noCloser = new Set<string>();
   /** For each `(` of the subject, the index of its `)` (-1: none), computed on the first link destination. */
   private parenClose: Int32Array | undefined;
 
@@ -308,6 +313,7 @@ class InlineParser {
       case C_AMPERSAND: res = this.parseEntity(block); break;
       case C_W: res = this.parseWwwAutolink(block); break;
       case C_COLON: res = this.parseUrlAutolink(block); break;
+      case C_DOLLAR: res = this.ctx.math === true && this.parseDollar(block); break;
       default: res = this.parseString(block); break;
     }
     if (!res) {
@@ -397,6 +403,10 @@ class InlineParser {
     const start = this.pos;
     this.pos += 1;
     const next = this.subject.charAt(this.pos);
+    // `\(…\)` inline math, `\[…\]` display math where `\[` starts a line
+    if (this.ctx.math === true && (next === '(' || (next === '[' && /(?:^|\n)[ \t]*$/.test(this.subject.slice(Math.max(0, start - 64), start))))) {
+      if (this.parseMath(block, start, 2, next === '(' ? '\\)' : '\\]', next === '[')) return true;
+    }
     if (next === '\n') {
       this.pos += 1;
       block.append(new Inline('linebreak', start));
@@ -406,6 +416,53 @@ class InlineParser {
     } else {
       block.append(text('\\', start, true));
     }
+    return true;
+  }
+
+  /**
+   * Math: `$$…$$` display, `$…$` inline. As pandoc reads `$`: the opener is followed by a non-space, the
+   * closer is the next unescaped `$`, which must follow a non-space and not be followed by a digit; so
+   * "$5 and $10" stays text. A `$` formula also holds no backtick (it would cross a code span).
+   */
+  private parseDollar(block: Inline): boolean {
+    const start = this.pos;
+    const next = this.subject.charAt(start + 1);
+    if (next === '$') {
+      if (!this.parseMath(block, start, 2, '$$', true)) {
+        this.appendPlain(block, '$$');
+        this.pos += 2;
+      }
+      return true;
+    }
+    if (next === '') this.pend(start); // may yet be `$$` or `$x…`
+    return next !== '' && !RE_WHITESPACE_CHAR.test(next) && this.parseMath(block, start, 1, '$', false);
+  }
+
+  /**
+   * A formula from `start` whose TeX follows `open` delimiter characters and ends at the next `closer`
+   * within reach; false (nothing consumed) when there is none here. A closer missing from the rest of the
+   * subject is remembered, so each is searched for once per parse.
+   */
+  private parseMath(block: Inline, start: number, open: number, closer: string, display: boolean): boolean {
+    const s = this.subject;
+    const dollar = closer === '$';
+    let close = this.noCloser.has(closer) ? -1 : s.indexOf(closer, start + open);
+    while (dollar && close > 0 && s.charCodeAt(close - 1) === C_BACKSLASH) close = s.indexOf('$', close + 1);
+    if (close === -1 || close - start > REACH) {
+      if (close === -1) this.noCloser.add(closer);
+      this.pend(start);
+      return false;
+    }
+    const tex = s.slice(start + open, close);
+    // A `$` formula holds no backtick: a code span after the opener keeps its `$`.
+    if (!/\S/.test(tex) || (dollar && (RE_WHITESPACE_CHAR.test(s.charAt(close - 1)) || /[0-9]/.test(s.charAt(close + 1)) || tex.includes('`')))) return false;
+    if (dollar && close === s.length - 1) this.pend(start); // a digit may still follow
+    // A formula's `destination` is its source with the delimiters; `title` is set for display math.
+    const node = new Inline('math', start, tex);
+    if (display) node.title = 'display';
+    this.pos = close + closer.length;
+    node.destination = s.slice(start, this.pos);
+    block.append(node);
     return true;
   }
 

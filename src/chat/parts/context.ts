@@ -2,6 +2,7 @@
 import type { PagentChatStrings } from '../i18n.js';
 import type { RendererFactory } from './stream-text.js';
 import type { ChatAttachment } from '../attachments/types.js';
+import type { ToolRenderers } from './tool-renderers.js';
 
 /** Shared by every timeline part renderer. */
 export interface PartContext {
@@ -14,6 +15,10 @@ export interface PartContext {
   readonly textRenderer: RendererFactory;
   /** Resolves a pending approval for a tool call. */
   readonly onApproval: (callId: string, approved: boolean) => void;
+  /** The page's tool renderers, if any. */
+  readonly toolRenderers?: ToolRenderers | undefined;
+  /** Told when a tool renderer threw (the default card shows instead). */
+  readonly onRenderError?: (error: unknown, name: string) => void;
   /** Re-runs the failed run of an error card, in place; absent when the element has no source to run against. */
   readonly onRetry: ((errorKey: string) => void) | undefined;
   /** The attachments of a sent message (thumbnails and file chips). */

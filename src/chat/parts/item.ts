@@ -5,6 +5,7 @@ import type { PartContext } from './context.js';
 import { renderAnswer, renderError, renderRunEnd, renderTurn, renderUser } from './message.js';
 import { renderReasoning } from './reasoning.js';
 import { renderToolCard } from './tool-card.js';
+import { renderCustomTool } from './tool-renderers.js';
 
 /** Renders one row by its kind. */
 export function renderItem(item: TimelineItem, ctx: PartContext): TemplateResult | typeof nothing {
@@ -16,7 +17,7 @@ export function renderItem(item: TimelineItem, ctx: PartContext): TemplateResult
     case 'reasoning':
       return renderReasoning(item, ctx);
     case 'tool':
-      return renderToolCard(item, ctx);
+      return (ctx.toolRenderers && renderCustomTool(item, ctx)) || renderToolCard(item, ctx);
     case 'turn':
       return renderTurn(item, ctx);
     case 'error':

@@ -21,6 +21,16 @@ export function formatDuration(ms: number, ctx: PartContext): string {
   });
 }
 
+/** Approve and deny buttons while a call awaits approval (also under a page's own rendering of it). */
+export function renderApproval(item: ToolItem, ctx: PartContext): TemplateResult | typeof nothing {
+  return item.status === 'awaiting-approval'
+    ? html`<div class="tool-approval" part="tool-approval">
+        <button part="approve-button" type="button" @click=${() => ctx.onApproval(item.callId, true)}>${ctx.strings.approve}</button>
+        <button part="deny-button" type="button" class="secondary" @click=${() => ctx.onApproval(item.callId, false)}>${ctx.strings.deny}</button>
+      </div>`
+    : nothing;
+}
+
 /** A tool card. Every field is model- or tool-provided text and is bound as text. */
 export function renderToolCard(item: ToolItem, ctx: PartContext): TemplateResult {
   const s = ctx.strings;
@@ -44,12 +54,7 @@ export function renderToolCard(item: ToolItem, ctx: PartContext): TemplateResult
           <pre part="tool-arguments" class="tool-arguments" tabindex="0" data-json=${item.prettyArguments !== undefined}>${item.prettyArguments ?? item.arguments}</pre>
         </div>`
       : nothing}
-    ${item.status === 'awaiting-approval'
-      ? html`<div class="tool-approval" part="tool-approval">
-          <button part="approve-button" type="button" @click=${() => ctx.onApproval(item.callId, true)}>${s.approve}</button>
-          <button part="deny-button" type="button" class="secondary" @click=${() => ctx.onApproval(item.callId, false)}>${s.deny}</button>
-        </div>`
-      : nothing}
+    ${renderApproval(item, ctx)}
     ${item.result !== undefined
       ? html`<div class="tool-section">
           <span class="label">${s.result}${item.truncated ? html` <em>(${s.truncated})</em>` : nothing}</span>

@@ -206,11 +206,15 @@ describe('renderMarkdown', () => {
     expect(everyWay('an unclosed `tick stays text, as does _foo_bar').innerHTML).toBe('<p>an unclosed `tick stays text, as does _foo_bar</p>');
   });
 
-  it('shows dollar signs and inline TeX as written', () => {
-    for (const text of ['set $HOME and $PATH now', 'costs $5 or $10', 'area \\(\\pi r^2\\) ok', 'open $x']) {
-      expect(whole(text).textContent).toBe(text.replace('\\(', '(').replace('\\)', ')'));
+  it('shows dollar signs as written, and inline TeX too when math is off', () => {
+    for (const text of ['set $HOME and $PATH now', 'costs $5 or $10', 'open $x']) {
+      expect(whole(text).textContent).toBe(text);
+      expect(whole(text).querySelector('[part~="math"]')).toBeNull();
       expect(streamed([...text]).textContent).toBe(whole(text).textContent);
     }
+    const tex = 'area \\(\\pi r^2\\) ok';
+    expect(whole(tex, { math: false }).textContent).toBe('area (\\pi r^2) ok');
+    expect(streamed([...tex], { math: false }).textContent).toBe('area (\\pi r^2) ok');
   });
 
   it('shows raw HTML as text', () => {

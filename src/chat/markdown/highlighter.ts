@@ -1,0 +1,279 @@
+/**
+ * The syntax highlighter (a lazily loaded chunk): CodeMirror's legacy-mode stream tokenizers (one small
+ * chunk per language, loaded on its first block) run over each finished line once, carrying their state
+ * from line to line, so a streaming block costs one tokenization per line and settled lines are never
+ * looked at again. Tokens become `StaticRange`s (not live ranges: the DOM's later mutations do not update
+ * them, so they cost nothing per delta) in named highlights that `::highlight()` rules colour with theme
+ * tokens.
+ */
+import { StringStream, type StreamParser } from '@codemirror/streamparser';
+import type { LineSink } from './highlight.js';
+
+/** Work counters of the highlighter, for tests and benchmarks. */
+export const highlightStats = {
+  /** Lines given to a language's tokenizer (each finished line once). */
+  linesTokenized: 0,
+  /** Ranges added to the highlight registry. */
+  rangesCreated: 0,
+};
+const stats = highlightStats;
+import { markdownMode } from './highlight-markdown.js';
+
+// Info words (lower-cased) → the language's tokenizer in highlighter.ts.
+const LANGUAGES: Record<string, string> = {};
+for (const [key, words] of Object.entries({
+  javascript: 'js javascript jsx mjs cjs node',
+  typescript: 'ts typescript tsx mts cts',
+  json: 'json jsonc json5',
+  python: 'py python python3 py3',
+  shell: 'sh bash shell zsh console shellsession',
+  html: 'html htm xhtml vue svelte',
+  xml: 'xml svg xsl plist',
+  css: 'css',
+  scss: 'scss sass',
+  less: 'less',
+  sql: 'sql postgres postgresql mysql sqlite plsql',
+  go: 'go golang',
+  rust: 'rs rust',
+  java: 'java',
+  c: 'c h',
+  cpp: 'cpp c++ cc cxx hpp hh hxx',
+  csharp: 'cs csharp c#',
+  kotlin: 'kt kotlin',
+  yaml: 'yaml yml',
+  markdown: 'md markdown',
+  diff: 'diff patch',
+})) {
+  for (const word of words.split(' ')) LANGUAGES[word] = key;
+}
+
+/** The tokenizer key for a fenced block's language word, or `undefined` when we do not highlight it. */
+export function highlightLanguage(word: string): string | undefined {
+  const key = word.toLowerCase();
+  return Object.hasOwn(LANGUAGES, key) ? LANGUAGES[key] : undefined;
+}
+
+type Mode = StreamParser<unknown>;
+const modes: Record<string, () => Promise<Mode>> = {
+  javascript: () => import('@codemirror/legacy-modes/mode/javascript').then((m) => m.javascript),
+  typescript: () => import('@codemirror/legacy-modes/mode/javascript').then((m) => m.typescript),
+  json: () => import('@codemirror/legacy-modes/mode/javascript').then((m) => m.json),
+  python: () => import('@codemirror/legacy-modes/mode/python').then((m) => m.python),
+  shell: () => import('@codemirror/legacy-modes/mode/shell').then((m) => m.shell),
+  html: () => import('@codemirror/legacy-modes/mode/xml').then((m) => m.html),
+  xml: () => import('@codemirror/legacy-modes/mode/xml').then((m) => m.xml),
+  css: () => import('@codemirror/legacy-modes/mode/css').then((m) => m.css),
+  scss: () => import('@codemirror/legacy-modes/mode/css').then((m) => m.sCSS),
+  less: () => import('@codemirror/legacy-modes/mode/css').then((m) => m.less),
+  sql: () => import('@codemirror/legacy-modes/mode/sql').then((m) => m.standardSQL),
+  go: () => import('@codemirror/legacy-modes/mode/go').then((m) => m.go),
+  rust: () => import('@codemirror/legacy-modes/mode/rust').then((m) => m.rust),
+  java: () => import('@codemirror/legacy-modes/mode/clike').then((m) => m.java),
+  c: () => import('@codemirror/legacy-modes/mode/clike').then((m) => m.c),
+  cpp: () => import('@codemirror/legacy-modes/mode/clike').then((m) => m.cpp),
+  csharp: () => import('@codemirror/legacy-modes/mode/clike').then((m) => m.csharp),
+  kotlin: () => import('@codemirror/legacy-modes/mode/clike').then((m) => m.kotlin),
+  yaml: () => import('@codemirror/legacy-modes/mode/yaml').then((m) => m.yaml),
+  diff: () => import('@codemirror/legacy-modes/mode/diff').then((m) => m.diff),
+  markdown: () => Promise.resolve(markdownMode),
+};
+const loaded = new Map<string, Promise<Mode>>();
+
+/** The highlight names (each a `::highlight(pagent-…)` rule) and the token tags that map to them. */
+const CLASSES: Record<string, string> = {};
+for (const [name, tags] of Object.entries({
+  keyword: 'keyword controlKeyword operatorKeyword modifier definitionKeyword moduleKeyword self',
+  string: 'string string-2 character regexp escape special url',
+  comment: 'comment lineComment blockComment docComment quote',
+  number: 'number atom bool integer float unit null',
+  def: 'def definition function variable-definition macroName',
+  type: 'type typeName className namespace builtin standard tag tagName qualifier variable-3 variable-2 labelName',
+  property: 'property propertyName attribute attributeName maybeprop prop',
+  meta: 'meta annotation processingInstruction documentMeta link',
+  heading: 'header heading strong emphasis',
+  inserted: 'inserted positive',
+  deleted: 'deleted negative',
+})) {
+  for (const tag of tags.split(' ')) CLASSES[tag] = name;
+}
+
+/** The highlight name for a token's style string (`"keyword"`, `"variableName.definition"`, `"error deleted"`). */
+function classOf(style: string): string | undefined {
+  let found: string | undefined;
+  for (const word of style.split(' ')) {
+    for (const part of word.split('.').reverse()) {
+      const name = CLASSES[part];
+      if (name) {
+        found = name;
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** Lines longer than this (minified code, data blobs) stay plain: a tokenizer's work per line stays bounded. */
+const MAX_LINE = 5_000;
+
+const registry = new Map<string, Highlight>();
+
+/**
+ * The ranges of one element of code (a block, or a 100-line chunk of a long one). The browser revisits
+ * every range of the registry on each frame that changed the DOM, so only code on or near the screen keeps
+ * its ranges there: an IntersectionObserver takes them out when it scrolls away and back when it returns.
+ * That keeps the work per streamed delta flat however much highlighted code the page holds.
+ */
+interface Owner {
+  ranges: Array<[Highlight, StaticRange]>;
+  shown: boolean;
+  /** Seen in the document (an element rendered into a fragment is not dropped before it is placed). */
+  seen: boolean;
+}
+const owners = new Map<Element, Owner>();
+let observer: IntersectionObserver | undefined;
+
+function show(owner: Owner, shown: boolean): void {
+  if (owner.shown === shown) return;
+  owner.shown = shown;
+  for (const [h, r] of owner.ranges) {
+    if (shown) h.add(r);
+    else h.delete(r);
+  }
+}
+
+function ownerOf(el: Element): Owner {
+  let owner = owners.get(el);
+  if (!owner) {
+    owner = { ranges: [], shown: true, seen: false };
+    owners.set(el, owner);
+    observer ??= new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) {
+          const o = owners.get(entry.target);
+          if (!o) continue;
+          if (entry.target.isConnected) o.seen = true;
+          else if (o.seen) {
+            // removed from the page: its ranges go (the registry would keep its nodes alive)
+            show(o, false);
+            owners.delete(entry.target);
+            observer!.unobserve(entry.target);
+            continue;
+          }
+          show(o, entry.isIntersecting);
+        }
+      },
+      { rootMargin: '400px 0px' },
+    );
+    observer.observe(el);
+  }
+  return owner;
+}
+
+function highlightFor(name: string): Highlight {
+  let h = registry.get(name);
+  if (!h) {
+    h = new Highlight();
+    registry.set(name, h);
+    CSS.highlights.set(`pagent-${name}`, h);
+  }
+  return h;
+}
+
+const adopted = new WeakSet<Node>();
+
+/** Puts the colour rules into the code's shadow root (or document) once. */
+function adoptStyles(root: Node): boolean {
+  if (!(root instanceof ShadowRoot || root instanceof Document)) return false;
+  if (!adopted.has(root)) {
+    adopted.add(root);
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, styleSheet()];
+  }
+  return true;
+}
+
+let sheet: CSSStyleSheet | undefined;
+function styleSheet(): CSSStyleSheet {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(HIGHLIGHT_CSS);
+  }
+  return sheet;
+}
+
+// Colours on the code block's surface meet WCAG AA (4.5:1) in both themes; each is a `--pagent-code-*` token.
+const LIGHT: Record<string, string> = {
+  keyword: '#b3261e', string: '#0a3069', comment: '#5b6470', number: '#0550ae', def: '#6639ba', type: '#8a3b00',
+  property: '#0b5cd5', meta: '#6e5600', heading: '#0550ae', inserted: '#116329', deleted: '#82071e',
+};
+const DARK: Record<string, string> = {
+  keyword: '#ff7b72', string: '#a5d6ff', comment: '#9aa4b0', number: '#79c0ff', def: '#d2a8ff', type: '#ffa657',
+  property: '#56d4dd', meta: '#e3c26b', heading: '#79c0ff', inserted: '#7ee787', deleted: '#ffa198',
+};
+const tokens = (palette: Record<string, string>): string =>
+  Object.entries(palette).map(([name, colour]) => `--_hl-${name}: var(--pagent-code-${name}, ${colour});`).join('');
+const HIGHLIGHT_CSS = `:host, :root { ${tokens(LIGHT)} }
+@media (prefers-color-scheme: dark) { :host(:not([theme='light'])), :root { ${tokens(DARK)} } }
+:host([theme='dark']) { ${tokens(DARK)} }
+${Object.keys(LIGHT).map((name) => `::highlight(pagent-${name}) { color: var(--_hl-${name}); }`).join('\n')}`;
+
+/** Loads the language's tokenizer and returns the sink for one code block's lines (`null`: not a language we know). */
+export async function createLineSink(word: string, code: HTMLElement): Promise<LineSink | null> {
+  const language = highlightLanguage(word);
+  if (language === undefined) return null;
+  let mode = loaded.get(language);
+  if (!mode) {
+    mode = modes[language]!();
+    loaded.set(language, mode);
+    mode.catch(() => loaded.delete(language));
+  }
+  const parser = await mode;
+  const state = parser.startState?.(2) ?? null;
+  let styled = false;
+  let broken = false;
+  return {
+    line(node, offset, end) {
+      if (broken) return;
+      const text = node ? node.data.slice(offset, end) : '';
+      if (!styled) styled = adoptStyles(code.getRootNode());
+      stats.linesTokenized += 1;
+      if (text === '' || node === null) {
+        parser.blankLine?.(state, 2);
+        return;
+      }
+      if (text.length > MAX_LINE) return;
+      const stream = new StringStream(text, 4, 2);
+      let from = 0;
+      let current: string | undefined;
+      let stuck = 0;
+      try {
+        while (!stream.eol()) {
+          stream.start = stream.pos;
+          const style = parser.token(stream, state);
+          if (stream.pos === stream.start) {
+            if (++stuck > 8) break; // a tokenizer that stops advancing: the rest of the line stays plain
+            continue;
+          }
+          stuck = 0;
+          const name = style ? classOf(style) : undefined;
+          if (name !== current) {
+            if (current) add(current, node, offset + from, offset + stream.start);
+            current = name;
+            from = stream.start;
+          }
+        }
+        if (current) add(current, node, offset + from, offset + stream.pos);
+      } catch {
+        broken = true; // a tokenizer fault: the rest of the block stays plain
+      }
+    },
+  };
+}
+
+function add(name: string, node: Text, start: number, end: number): void {
+  const h = highlightFor(name);
+  const range = new StaticRange({ startContainer: node, startOffset: start, endContainer: node, endOffset: end });
+  const owner = ownerOf(node.parentElement!);
+  owner.ranges.push([h, range]);
+  if (owner.shown) h.add(range);
+  stats.rangesCreated += 1;
+}

@@ -1,0 +1,103 @@
+/**
+ * The TeX renderer (a lazily loaded chunk): Temml turns a formula into MathML, which Chromium, Firefox and
+ * Safari lay out natively (no fonts or CSS to download). Formulas are untrusted: Temml's `trust` stays off
+ * (no `\href`, `\url`, `\html…`: they render as inert error text), macro expansion and sizes are capped,
+ * no state is shared between formulas (a fresh macro table each), the MathML is built as DOM (never parsed
+ * from markup) and any link or script-bearing attribute is dropped all the same. An invalid formula shows
+ * its source, marked, with the error as its title.
+ */
+import temml from 'temml';
+
+const OPTIONS = { throwOnError: true, trust: false, strict: false, maxExpand: 300, maxSize: [20, 200] as [number, number], annotate: true };
+/** Typeset formulas by source, copied on reuse (a streaming tail renders the same formula again). */
+const cache = new Map<string, Element | Error>();
+const CACHE_SIZE = 256;
+
+/** Work counters of math rendering, for tests and benchmarks. */
+export const mathStats = {
+  /** Formulas typeset (a formula met again is copied from a cache, not typeset again). */
+  typeset: 0,
+};
+
+const UNSAFE_ATTRIBUTE = /^(?:on|href$|xlink:href$|src$|action$|formaction$)/i;
+
+function typeset(tex: string, display: boolean): Element | Error {
+  const box = document.createElement('span');
+  try {
+    temml.render(tex, box, { ...OPTIONS, displayMode: display, macros: {} });
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+  const math = box.firstElementChild;
+  if (!math) return new Error('empty formula');
+  for (const el of [math, ...math.querySelectorAll('*')]) {
+    for (const { name, value } of [...el.attributes]) {
+      if (UNSAFE_ATTRIBUTE.test(name) || /javascript:|url\(/i.test(value)) el.removeAttribute(name);
+    }
+  }
+  return math;
+}
+
+// An error's quiet mark, and display math that scrolls rather than widening the answer; put into the
+// formula's shadow root (or document) once, after the span has been placed.
+const CSS_TEXT = `[part~='math-error'] { text-decoration: underline dotted var(--_danger, #b3261e); text-underline-offset: 3px; cursor: help; }
+[part~='math-display'] { display: block; overflow-x: auto; overflow-y: hidden; }`;
+let sheet: CSSStyleSheet | undefined;
+const styled = new WeakSet<Node>();
+function adoptStyles(span: HTMLElement): void {
+  queueMicrotask(() => {
+    const root = span.getRootNode();
+    if (styled.has(root) || !(root instanceof ShadowRoot || root instanceof Document)) return;
+    styled.add(root);
+    if (!sheet) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(CSS_TEXT);
+    }
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    root.addEventListener('copy', copySource as EventListener);
+  });
+}
+
+const BLOCK = /^(?:P|DIV|LI|H[1-6]|PRE|TR|BLOCKQUOTE|UL|OL|TABLE)$/;
+
+/** Text of copied nodes, each formula as its TeX source, a line end after each block. */
+function copiedText(node: Node): string {
+  if (node.nodeType === 3) return (node as Text).data;
+  const el = node as Element;
+  if (el.nodeType === 1 && el.getAttribute('part')?.split(' ').includes('math')) return el.getAttribute('data-source') ?? '';
+  let out = '';
+  for (let c = node.firstChild; c; c = c.nextSibling) out += copiedText(c);
+  return el.nodeType === 1 && BLOCK.test(el.nodeName) && !out.endsWith('\n') ? `${out}\n` : out;
+}
+
+/** Copying a selection with whole formulas in it copies their TeX source, not the MathML's text. */
+function copySource(event: ClipboardEvent): void {
+  const root = event.currentTarget as (ShadowRoot & { getSelection?: () => Selection | null }) | Document;
+  const selection = root.getSelection ? root.getSelection() : document.getSelection();
+  if (!selection || selection.rangeCount === 0 || !event.clipboardData) return;
+  const fragment = selection.getRangeAt(0).cloneContents();
+  if (!fragment.querySelector('[part~="math"]')) return;
+  event.clipboardData.setData('text/plain', copiedText(fragment).replace(/\n$/, ''));
+  event.preventDefault();
+}
+
+/** Fills `span` with the formula's MathML, or marks it as an error (its text stays the source). */
+export function typesetInto(span: HTMLElement, tex: string, display: boolean, source: string): void {
+  const key = (display ? 'D' : 'I') + tex;
+  let result = cache.get(key);
+  if (result === undefined) {
+    mathStats.typeset += 1;
+    result = typeset(tex, display);
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(key, result);
+  }
+  adoptStyles(span);
+  if (result instanceof Error) {
+    if (span.firstChild === null) span.append(source);
+    span.setAttribute('part', `${span.getAttribute('part') ?? 'math'} math-error`);
+    span.title = result.message;
+    return;
+  }
+  span.setAttribute('data-source', source);
+  span.replaceChildren(result.cloneNode(true));
+}
