@@ -4,6 +4,7 @@ import { defineConfig, type Connect, type Plugin } from 'vite';
 import { playwright } from '@vitest/browser-playwright';
 import { handleTestRoute } from './test/server/index.js';
 import { demoServer } from './demo/server.js';
+import { minifyLitCss } from './build/minify-css.js';
 
 // Debian's Chromium (apt-get install chromium); Playwright never downloads a browser of its own here.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -63,8 +64,11 @@ const withoutRenderers: Plugin = {
   },
 };
 
+/** The element's styles ship squeezed (see build/minify-css.ts); tests and the demo use them as written. */
+const litCss = minifyLitCss(/\/src\/chat\/styles\.ts$/);
+
 export default defineConfig(({ mode }) => ({
-  plugins: mode === 'demo' ? [demoServer()] : mode === 'bundle' ? [testApi(), withoutRenderers] : [testApi()],
+  plugins: mode === 'demo' ? [demoServer()] : mode === 'bundle' ? [testApi(), withoutRenderers, litCss] : [testApi(), litCss],
   build:
     mode === 'demo'
       ? // `vite build --mode demo`: the demo app (index.html → demo/main.ts)
