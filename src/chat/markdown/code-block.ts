@@ -5,7 +5,7 @@
  * the last one (one long Text node is laid out whole on every change).
  */
 import { appendNode, appendText, createElement, setAttribute, type DomContext } from './inline-dom.js';
-import { createLineHighlight, type LineSink } from './highlight.js';
+import { createLineHighlight, type LineHighlight } from './highlight.js';
 
 /** Lines per chunk of a long code block. */
 export const CODE_CHUNK_LINES = 100;
@@ -28,9 +28,9 @@ export class CodeBlockView {
   /** Text of the current line not yet given a line end. */
   private lineOpen = false;
   /** The block's highlighting (known language, supporting browser), fed each line once it is finished. */
-  private highlight: LineSink | null = null;
-  /** Where the current line starts in the target's Text node. */
-  private lineStart = 0;
+  private highlight: LineHighlight | null = null;
+  /** Highlighted code: the current line's own Text node, which the highlighter replaces by its tokens once finished. */
+  private lineNode: Text | null = null;
 
   constructor(
     private readonly cx: DomContext,
@@ -75,20 +75,35 @@ export class CodeBlockView {
   append(text: string): void {
     if (text === '') return;
     if (!this.lineOpen) this.startLine();
-    appendText(this.cx, this.target, text);
+    if (this.highlight?.plain === false) {
+      if (!this.lineNode) {
+        this.cx.stats.nodesCreated += 1;
+        this.lineNode = appendNode(this.cx, this.target, this.cx.doc.createTextNode(''));
+      }
+      this.cx.stats.nodesTouched += 1;
+      this.lineNode.appendData(text);
+    } else appendText(this.cx, this.target, text);
   }
 
   /** Ends the current line. */
   endLine(): void {
     if (!this.lineOpen) this.startLine();
-    this.highlight?.line(this.target.lastChild as Text | null, this.lineStart);
-    appendText(this.cx, this.target, '\n');
+    const node = this.lineNode;
+    if (node) {
+      node.appendData('\n');
+      this.highlight?.line(node, 0, node.length - 1);
+    } else {
+      if (this.highlight?.plain === false) this.highlight.line(null, 0);
+      appendText(this.cx, this.target, '\n');
+    }
+    this.lineNode = null;
     this.lineOpen = false;
   }
 
   /** The block is closed: a last line without a line end is highlighted too. */
   finish(): void {
-    if (this.lineOpen) this.highlight?.line(this.target.lastChild as Text | null, this.lineStart);
+    if (this.lineOpen && this.lineNode) this.highlight?.line(this.lineNode, 0, this.lineNode.length);
+    this.lineNode = null;
   }
 
   private startLine(): void {
@@ -114,7 +129,7 @@ export class CodeBlockView {
     }
     this.linesInChunk += 1;
     // A line is highlighted once, when it is finished (the open line shows plain until then).
-    this.lineStart = (this.target.lastChild as Text | null)?.length ?? 0;
+    this.lineNode = null;
   }
 
   /** The code as written (what the copy button copies). */

@@ -3,16 +3,21 @@
  * block's finished lines until the highlighter (`highlighter.ts`, a lazily loaded chunk requested by the
  * first block with a language word, plus one small chunk per language) has arrived and knows the language.
  *
- * Highlighting never touches the DOM: tokens become `StaticRange`s in the page's CSS Custom Highlight
- * registry (`CSS.highlights`), coloured by `::highlight()` rules. So the code's DOM, its text (what copy
- * copies) and its layout are the same with or without colours, whenever the chunk arrives. Where the
- * browser has no `CSS.highlights`, code stays plain and nothing is loaded.
+ * A highlighted block keeps each line in a Text node of its own; once the line is finished the highlighter
+ * replaces that node by the line's tokens (spans with a `pagent-hl-…` class, and text), once. The code's
+ * text (what copy copies) and its layout are the same with or without colours, whenever the chunk arrives.
  */
 
 /** What the highlighter chunk gives a code block: it takes the block's finished lines, in order. */
 export interface LineSink {
   /** A line ended: it is the text of `node` from `start` to `end` (default: its end; `node` null: empty). */
   line(node: Text | null, start: number, end?: number): void;
+}
+
+/** A block's highlighting as the code block sees it. */
+export interface LineHighlight extends LineSink {
+  /** `true` once it is known that this block stays plain (a language we do not know, or a failed load). */
+  readonly plain: boolean;
 }
 
 type Engine = typeof import('./highlighter.js');
@@ -28,28 +33,33 @@ function loadEngine(): Promise<Engine> {
 
 /**
  * The highlighting of one code block: finished lines go to the language's tokenizer, queued until it
- * has loaded (and dropped when the language is not one we know). `null` when the browser cannot show
- * highlights.
+ * has loaded (and dropped when the language is not one we know).
  */
-export function createLineHighlight(language: string, code: HTMLElement): LineSink | null {
-  if (!(code.ownerDocument.defaultView as (Window & { CSS?: { highlights?: unknown } }) | null)?.CSS?.highlights) return null;
+export function createLineHighlight(language: string, code: HTMLElement): LineHighlight {
   let queue: Array<[Text | null, number, number]> | null = [];
   let sink: LineSink | null = null;
+  let plain = false;
   loadEngine()
     .then((m) => m.createLineSink(language, code))
     .then(
       (s) => {
         sink = s;
+        plain = s === null;
         if (s) for (const [node, start, end] of queue!) s.line(node, start, end);
         queue = null;
       },
-      () => (queue = null), // stays plain
+      () => {
+        plain = true; // stays plain
+        queue = null;
+      },
     );
   return {
-    line(node, start) {
-      // Queued lines keep their end: the node has grown since.
-      if (sink) sink.line(node, start);
-      else queue?.push([node, start, node?.length ?? 0]);
+    get plain() {
+      return plain;
+    },
+    line(node, start, end = node?.length ?? 0) {
+      if (sink) sink.line(node, start, end);
+      else queue?.push([node, start, end]);
     },
   };
 }

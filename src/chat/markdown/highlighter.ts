@@ -2,9 +2,12 @@
  * The syntax highlighter (a lazily loaded chunk): CodeMirror's legacy-mode stream tokenizers (one small
  * chunk per language, loaded on its first block) run over each finished line once, carrying their state
  * from line to line, so a streaming block costs one tokenization per line and settled lines are never
- * looked at again. Tokens become `StaticRange`s (not live ranges: the DOM's later mutations do not update
- * them, so they cost nothing per delta) in named highlights that `::highlight()` rules colour with theme
- * tokens.
+ * looked at again. A finished line's Text node is replaced, once, by its tokens: `<span class="pagent-hl-…">`
+ * for coloured ones (rules in the code's shadow root colour them with theme tokens), text for the rest.
+ * The spans are never touched again, so the browser repaints only the new line: the cost of a delta stays
+ * the same at line 20 and at line 5,000. (Ranges in the CSS Custom Highlight registry were tried first:
+ * Chromium revalidates and repaints every registered range on each frame that changes the DOM, so a
+ * screen full of highlighted code cost 1.4x a screen with a few lines, on every delta.)
  */
 import { StringStream, type StreamParser } from '@codemirror/streamparser';
 import type { LineSink } from './highlight.js';
@@ -13,8 +16,8 @@ import type { LineSink } from './highlight.js';
 export const highlightStats = {
   /** Lines given to a language's tokenizer (each finished line once). */
   linesTokenized: 0,
-  /** Ranges added to the highlight registry. */
-  rangesCreated: 0,
+  /** Token spans created. */
+  spansCreated: 0,
 };
 const stats = highlightStats;
 import { markdownMode } from './highlight-markdown.js';
@@ -115,70 +118,6 @@ function classOf(style: string): string | undefined {
 /** Lines longer than this (minified code, data blobs) stay plain: a tokenizer's work per line stays bounded. */
 const MAX_LINE = 5_000;
 
-const registry = new Map<string, Highlight>();
-
-/**
- * The ranges of one element of code (a block, or a 100-line chunk of a long one). The browser revisits
- * every range of the registry on each frame that changed the DOM, so only code on or near the screen keeps
- * its ranges there: an IntersectionObserver takes them out when it scrolls away and back when it returns.
- * That keeps the work per streamed delta flat however much highlighted code the page holds.
- */
-interface Owner {
-  ranges: Array<[Highlight, StaticRange]>;
-  shown: boolean;
-  /** Seen in the document (an element rendered into a fragment is not dropped before it is placed). */
-  seen: boolean;
-}
-const owners = new Map<Element, Owner>();
-let observer: IntersectionObserver | undefined;
-
-function show(owner: Owner, shown: boolean): void {
-  if (owner.shown === shown) return;
-  owner.shown = shown;
-  for (const [h, r] of owner.ranges) {
-    if (shown) h.add(r);
-    else h.delete(r);
-  }
-}
-
-function ownerOf(el: Element): Owner {
-  let owner = owners.get(el);
-  if (!owner) {
-    owner = { ranges: [], shown: true, seen: false };
-    owners.set(el, owner);
-    observer ??= new IntersectionObserver(
-      (entries) => {
-        for (const entry of entries) {
-          const o = owners.get(entry.target);
-          if (!o) continue;
-          if (entry.target.isConnected) o.seen = true;
-          else if (o.seen) {
-            // removed from the page: its ranges go (the registry would keep its nodes alive)
-            show(o, false);
-            owners.delete(entry.target);
-            observer!.unobserve(entry.target);
-            continue;
-          }
-          show(o, entry.isIntersecting);
-        }
-      },
-      { rootMargin: '400px 0px' },
-    );
-    observer.observe(el);
-  }
-  return owner;
-}
-
-function highlightFor(name: string): Highlight {
-  let h = registry.get(name);
-  if (!h) {
-    h = new Highlight();
-    registry.set(name, h);
-    CSS.highlights.set(`pagent-${name}`, h);
-  }
-  return h;
-}
-
 const adopted = new WeakSet<Node>();
 
 /** Puts the colour rules into the code's shadow root (or document) once. */
@@ -214,7 +153,7 @@ const tokens = (palette: Record<string, string>): string =>
 const HIGHLIGHT_CSS = `:host, :root { ${tokens(LIGHT)} }
 @media (prefers-color-scheme: dark) { :host(:not([theme='light'])), :root { ${tokens(DARK)} } }
 :host([theme='dark']) { ${tokens(DARK)} }
-${Object.keys(LIGHT).map((name) => `::highlight(pagent-${name}) { color: var(--_hl-${name}); }`).join('\n')}`;
+${Object.keys(LIGHT).map((name) => `.pagent-hl-${name} { color: var(--_hl-${name}); }`).join('\n')}`;
 
 /** Loads the language's tokenizer and returns the sink for one code block's lines (`null`: not a language we know). */
 export async function createLineSink(word: string, code: HTMLElement): Promise<LineSink | null> {
@@ -231,19 +170,20 @@ export async function createLineSink(word: string, code: HTMLElement): Promise<L
   let styled = false;
   let broken = false;
   return {
-    line(node, offset, end) {
+    line(node, offset, end = node?.length ?? 0) {
       if (broken) return;
-      const text = node ? node.data.slice(offset, end) : '';
       if (!styled) styled = adoptStyles(code.getRootNode());
       stats.linesTokenized += 1;
+      const text = node ? node.data.slice(offset, end) : '';
       if (text === '' || node === null) {
         parser.blankLine?.(state, 2);
         return;
       }
       if (text.length > MAX_LINE) return;
       const stream = new StringStream(text, 4, 2);
-      let from = 0;
-      let current: string | undefined;
+      // [highlight name or '', end offset] of each run of the line
+      const runs: Array<[string, number]> = [];
+      let current = '';
       let stuck = 0;
       try {
         while (!stream.eol()) {
@@ -254,26 +194,42 @@ export async function createLineSink(word: string, code: HTMLElement): Promise<L
             continue;
           }
           stuck = 0;
-          const name = style ? classOf(style) : undefined;
-          if (name !== current) {
-            if (current) add(current, node, offset + from, offset + stream.start);
-            current = name;
-            from = stream.start;
-          }
+          const name = (style && classOf(style)) || '';
+          if (name !== current && stream.start > 0) runs.push([current, stream.start]);
+          current = name;
         }
-        if (current) add(current, node, offset + from, offset + stream.pos);
       } catch {
         broken = true; // a tokenizer fault: the rest of the block stays plain
+        return;
       }
+      runs.push([current, text.length]);
+      if (runs.every(([name]) => name === '')) return;
+      replaceLine(node, offset, end, runs);
     },
   };
 }
 
-function add(name: string, node: Text, start: number, end: number): void {
-  const h = highlightFor(name);
-  const range = new StaticRange({ startContainer: node, startOffset: start, endContainer: node, endOffset: end });
-  const owner = ownerOf(node.parentElement!);
-  owner.ranges.push([h, range]);
-  if (owner.shown) h.add(range);
-  stats.rangesCreated += 1;
+/** Replaces the line `[offset, end)` of `node` by its runs; text before and after it stays as it is. */
+function replaceLine(node: Text, offset: number, end: number, runs: Array<[string, number]>): void {
+  const doc = node.ownerDocument;
+  const parts = doc.createDocumentFragment();
+  const data = node.data;
+  if (offset > 0) parts.append(data.slice(0, offset));
+  let from = offset;
+  for (const [name, to] of runs) {
+    const piece = data.slice(from, offset + to);
+    from = offset + to;
+    if (piece === '') continue;
+    if (name === '') {
+      parts.append(piece);
+      continue;
+    }
+    const span = doc.createElement('span');
+    span.className = `pagent-hl-${name}`;
+    span.textContent = piece;
+    parts.append(span);
+    stats.spansCreated += 1;
+  }
+  if (end < data.length) parts.append(data.slice(end));
+  node.replaceWith(parts);
 }

@@ -1,6 +1,6 @@
 /**
- * Syntax highlighting of fenced code: lazily loaded once, each finished line tokenized once, tokens as
- * ranges in the CSS highlight registry (the code's DOM is never touched), colours meeting WCAG AA.
+ * Syntax highlighting of fenced code: lazily loaded once, each finished line tokenized once and replaced by
+ * its token spans once (settled lines are never touched again), colours meeting WCAG AA.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { page } from 'vitest/browser';
@@ -17,20 +17,9 @@ import { $, $$, chatFixture, pushAll, textRun, until } from './helpers.js';
 
 const NAMES = ['keyword', 'string', 'comment', 'number', 'def', 'type', 'property', 'meta', 'heading', 'inserted', 'deleted'];
 
-/** The highlighted pieces of text under `root`: [highlight name, text]. */
-function tokensIn(root: Node): Array<[string, string]> {
-  const out: Array<[string, string, Node, number]> = [];
-  for (const name of NAMES) {
-    const h = CSS.highlights.get(`pagent-${name}`);
-    if (!h) continue;
-    for (const r of h as unknown as Set<AbstractRange>) {
-      if (!root.contains(r.startContainer)) continue;
-      out.push([name, r.startContainer.textContent!.slice(r.startOffset, r.endOffset), r.startContainer, r.startOffset]);
-    }
-  }
-  // document order: by node, then offset
-  out.sort((a, b) => (a[2] === b[2] ? a[3] - b[3] : a[2].compareDocumentPosition(b[2]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
-  return out.map(([name, text]) => [name, text]);
+/** The highlighted pieces of text under `root`, in document order: [highlight name, text]. */
+function tokensIn(root: ParentNode): Array<[string, string]> {
+  return [...root.querySelectorAll<HTMLElement>('span[class^="pagent-hl-"]')].map((s) => [s.className.slice('pagent-hl-'.length), s.textContent!]);
 }
 
 const settle = async (): Promise<void> => {
@@ -82,7 +71,6 @@ describe('syntax highlighting', () => {
       java: 'public class A {}', c: 'int main(void) { return 0; }', 'c++': 'std::string s = "a";', cs: 'var x = "a";',
       yaml: 'key: "value" # c', markdown: '# Title', diff: '+added',
     };
-    // one block at a time at the top of the page: only code on screen keeps its ranges in the registry
     const seen: Record<string, Array<[string, string]>> = {};
     for (const [lang, code] of Object.entries(samples)) {
       const el = document.createElement('div');
@@ -97,7 +85,7 @@ describe('syntax highlighting', () => {
     expect(seen['sql']!.slice(0, 2)).toEqual([['keyword', 'SELECT'], ['keyword', 'FROM']]);
   });
 
-  it('tokenizes each finished line once while streaming, leaves the DOM as the plain render, and the open line plain', async () => {
+  it('tokenizes each finished line once while streaming, makes its spans once, keeps the text, and the open line plain', async () => {
     const warm = document.createElement('div');
     renderMarkdown(warm, '```js\n1\n```');
     const { highlightStats } = await engine();
@@ -111,15 +99,19 @@ describe('syntax highlighting', () => {
     const observer = new MutationObserver(() => {});
     observer.observe(el, { subtree: true, childList: true, characterData: true, attributes: true });
     const before = highlightStats.linesTokenized;
+    const spansBefore = highlightStats.spansCreated;
     let finished = 0;
     let seenInCode = 0;
     for (const ch of text) {
       md.append(ch);
       await new Promise((r) => setTimeout(r, 0));
-      const done = el.querySelector('code')?.textContent ?? '';
+      const codeEl = el.querySelector('code');
+      const done = codeEl?.textContent ?? '';
       finished = (done.match(/\n/g) ?? []).length;
       // every finished code line was tokenized exactly once, the open one not yet
       expect(highlightStats.linesTokenized - before).toBe(finished);
+      // every finished line has its 4 spans, the open line none
+      expect(codeEl ? tokensIn(codeEl).length : 0).toBe(Math.min(finished, 20) * 4);
       seenInCode = done.length;
     }
     md.end();
@@ -128,33 +120,41 @@ describe('syntax highlighting', () => {
     expect(seenInCode).toBe(code.length + 1);
     const records = observer.takeRecords();
     observer.disconnect();
-    // the highlighter added no element inside the code
-    expect(records.some((r) => r.target.nodeName === 'CODE' && [...r.addedNodes].some((n) => n.nodeType === 1))).toBe(false);
+    // spans are made once: no element inside the code was ever removed, and 80 were made for 20 lines
+    const inCode = records.filter((r) => r.target.nodeName === 'CODE');
+    expect(inCode.some((r) => [...r.removedNodes].some((n) => n.nodeType === 1))).toBe(false);
+    expect(highlightStats.spansCreated - spansBefore).toBe(80);
     const plain = document.createElement('div');
     renderMarkdown(plain, text.replace('```js', '```nohighlight'));
-    expect(el.querySelector('pre')!.outerHTML.replace('language-js', 'x')).toBe(plain.querySelector('pre')!.outerHTML.replace('language-nohighlight', 'x'));
+    expect(el.querySelector('code')!.textContent).toBe(plain.querySelector('code')!.textContent);
     const tokens = tokensIn(el.querySelector('code')!);
     expect(tokens.slice(0, 4)).toEqual([['keyword', 'let'], ['def', 'v0'], ['string', '"s0"'], ['comment', '// c0']]);
     expect(tokens).toHaveLength(80);
     // a settled block is never tokenized again
-    const created = highlightStats.rangesCreated;
+    const created = highlightStats.spansCreated;
     el.remove();
-    expect(highlightStats.rangesCreated).toBe(created);
+    expect(highlightStats.spansCreated).toBe(created);
   });
 
-  it('keeps ranges in the registry only for code on or near the screen', async () => {
+  it('leaves settled chunks of a long block untouched while it streams on', async () => {
     const el = await chatFixture((c) => (c.style.height = '300px'));
     const lines = Array.from({ length: 400 }, (_, i) => `let v${i} = ${i};`);
-    await pushAll(el, textRun('long', [`\`\`\`js\n${lines.join('\n')}\n\`\`\``]));
+    // RunBegin, TurnBegin and the text: the run stays open
+    await pushAll(el, textRun('long', [`\`\`\`js\n${lines.join('\n')}\n`]).slice(0, 3));
     const code = $(el, 'code')!;
+    await until(() => tokensIn(code).length === 1200, 'every line highlighted');
     const chunks = [...code.children];
     expect(chunks).toHaveLength(4); // 100-line chunks
-    const shown = (chunk: Element): number => tokensIn(chunk).length;
-    // the view follows the end: the last chunk is highlighted, the second is far above and has none
-    await until(() => shown(chunks[3]!) === 300 && shown(chunks[1]!) === 0, 'only the visible chunks in the registry');
-    $(el, '[part="timeline"]')!.scrollTop = 0;
-    await until(() => shown(chunks[1]!) === 0 && shown(chunks[0]!) === 300 && shown(chunks[3]!) === 0, 'the top chunk back, the last one out');
-    expect(tokensIn(code).slice(0, 3)).toEqual([['keyword', 'let'], ['def', 'v0'], ['number', '0']]);
+    const observer = new MutationObserver(() => {});
+    for (const chunk of chunks.slice(0, 3)) observer.observe(chunk, { subtree: true, childList: true, characterData: true });
+    for (let i = 400; i < 420; i++) {
+      el.push({ method: 'TextDelta', params: { text: `let v${i} = ${i};\n` } });
+      await el.updateComplete;
+    }
+    await until(() => tokensIn(code).length === 1260, 'the new lines highlighted');
+    expect(observer.takeRecords()).toEqual([]);
+    observer.disconnect();
+    expect(tokensIn(chunks[0]!).slice(0, 3)).toEqual([['keyword', 'let'], ['def', 'v0'], ['number', '0']]);
   });
 
   it('copies the source of highlighted code', async () => {
