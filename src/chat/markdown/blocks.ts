@@ -34,11 +34,14 @@ interface ListData {
 /** Block quotes, lists and items nest at most this deep (deeper markers are text): bounded DOM depth. */
 export const MAX_NESTING = 32;
 /**
- * The answer's top-level blocks and a list's items go in groups of this many once there are more: a
- * container with hundreds of children is laid out and painted child by child on every change to its
- * last one, a handful of groups (earlier ones with `content-visibility: auto`) is not.
+ * The answer's top-level blocks go in groups of this many once there are more: a container with hundreds
+ * of children is laid out and painted child by child on every change to its last one, a handful of groups
+ * (earlier ones with `content-visibility: auto`) is not. The last group is repainted whole on each update,
+ * so it is kept small: blocks can be tall (paragraphs, display formulas, code).
  */
-export const GROUP_SIZE = 32;
+export const GROUP_SIZE = 12;
+/** A list's items go in groups of this many: items are usually a line each. */
+export const LIST_GROUP_SIZE = 32;
 const CODE_INDENT = 4;
 
 const RE_HTML_BLOCK_OPEN = [
@@ -431,13 +434,15 @@ export class MarkdownDocument implements LeafHost {
   }
 
   /**
-   * Counts a child about to be mounted in the document or a list; past {@link GROUP_SIZE} children they
-   * go in groups (the first time, the children so far become the first group).
+   * Counts a child about to be mounted in the document or a list; past {@link GROUP_SIZE} (a list:
+   * {@link LIST_GROUP_SIZE}) children they go in groups (the first time, the children so far become the
+   * first group).
    */
   private beforeChild(block: Block): void {
     if (block.type !== 'document' && block.type !== 'list') return;
     const n = block.mounted++;
-    if (n === 0 || n % GROUP_SIZE !== 0) return;
+    const size = block.type === 'document' ? GROUP_SIZE : LIST_GROUP_SIZE;
+    if (n === 0 || n % size !== 0) return;
     const cx = this.cx;
     const container = (block.type === 'document' ? this.root : block.el!) as Node;
     const group = (): HTMLElement => {
@@ -449,7 +454,7 @@ export class MarkdownDocument implements LeafHost {
     if (block.group === null) {
       const first = group();
       while (container.firstChild) first.appendChild(container.firstChild);
-      cx.stats.nodesTouched += GROUP_SIZE;
+      cx.stats.nodesTouched += size;
       appendNode(cx, container, first);
       // An ordered list's items number themselves across groups (a group contains its counters).
       if (block.listData?.type === 'ordered') {

@@ -454,14 +454,13 @@ describe('createMarkdownStream', () => {
     expect(streamed(['a\r', '\nb\r\n\r', '\nc\rd']).innerHTML).toBe(whole('a\nb\n\nc\nd').innerHTML);
   });
 
-  it('groups a long answer\'s blocks and a long list\'s items by 32, numbering an ordered list across groups', () => {
+  it('groups a long answer\'s blocks by 12 and a long list\'s items by 32, numbering an ordered list across groups', () => {
     const paragraphs = Array.from({ length: 70 }, (_, i) => `Paragraph ${i}.`).join('\n\n');
     const doc = everyWay(paragraphs);
     const groups = [...doc.children];
     expect(groups.map((g) => [g.tagName, g.getAttribute('part'), g.childElementCount])).toEqual([
-      ['DIV', 'group', 32],
-      ['DIV', 'group', 32],
-      ['DIV', 'group', 6],
+      ...Array.from({ length: 5 }, () => ['DIV', 'group', 12]),
+      ['DIV', 'group', 10],
     ]);
     expect([...doc.querySelectorAll('p')].map((p) => p.textContent)).toEqual(Array.from({ length: 70 }, (_, i) => `Paragraph ${i}.`));
     const list = everyWay(Array.from({ length: 40 }, (_, i) => `${i + 5}. item ${i}`).join('\n')).querySelector('ol')!;
