@@ -1,0 +1,47 @@
+/**
+ * Why a request failed, in words: a network failure (no response) or a non-2xx response. The code that
+ * explains a failure (the reachability probe, the parsing of an error body) is loaded only when a request
+ * fails, so a client whose requests succeed never downloads it.
+ */
+
+/**
+ * The message of a request that failed before any response, by what the probe found: nothing answers
+ * (`unreachable`), something answers but the browser withheld the response (`CORS`), or unknown.
+ */
+export function networkFailureMessage(request: string, reason: string, reachable: boolean | undefined, when = ''): string {
+  const what = `${request} failed (${when === '' ? '' : `${when}; `}${reason})`;
+  if (reachable === false) return `${what}: nothing answered. Check the address and that the server is running.`;
+  if (reachable === true) {
+    return `${what}, though the server answers: the browser withheld the response (CORS). The server must allow this page's origin (Access-Control-Allow-Origin) and the Authorization and Content-Type headers.`;
+  }
+  return `${what}. Check the address and that the server is running and reachable.`;
+}
+
+/**
+ * `probeReachable` (./network-probe.ts), loaded on first use. `undefined` (cannot tell) when its module cannot be loaded:
+ * the network that just failed may be the page's own.
+ */
+export function probeReachableLazily(url: string, signal?: AbortSignal): Promise<boolean | undefined> {
+  return import('./network-probe.js').then(
+    (m) => m.probeReachable(url, signal),
+    () => undefined,
+  );
+}
+
+/**
+ * The readable message of a non-2xx response (`httpErrorMessage` over at most `maxBytes` of its body, and never more than
+ * `HTTP_ERROR_BODY_MAX_BYTES`, see
+ * ./http-error.ts, loaded on first use); `redact` runs over the body before it is parsed and cut. When that
+ * module cannot be loaded, the body is cancelled and the message is `HTTP <status> <status text>`.
+ */
+export async function httpFailureMessage(response: Response, maxBytes?: number, redact?: (text: string) => string): Promise<string> {
+  let m: typeof import('./http-error.js');
+  try {
+    m = await import('./http-error.js');
+  } catch {
+    response.body?.cancel().catch(() => undefined);
+    return `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  }
+  const body = await m.readErrorBody(response, Math.min(maxBytes ?? Infinity, m.HTTP_ERROR_BODY_MAX_BYTES));
+  return m.httpErrorMessage(response.status, response.statusText, redact ? redact(body) : body, response.headers.get('Content-Type'));
+}
