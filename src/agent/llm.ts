@@ -3,7 +3,7 @@
  * `fetch`, assembles the chunks (src/agent/chunk-assembler.ts) and reports failures as `PagentError`s.
  */
 import { HttpError, PagentError } from '../errors.js';
-import { httpFailureMessage, networkFailureMessage, probeReachableLazily } from '../wire/request-failure.js';
+import { httpFailureMessage, networkFailureMessage, probeVerdict } from '../wire/request-failure.js';
 import { checkLLMOptions } from './llm-options.js';
 import { createRedactor, type Redactor, type StreamRedactor } from './redact.js';
 import type { ChatMessage, ToolSchema } from './messages.js';
@@ -237,9 +237,9 @@ export class LLM {
       if (unanswered?.when === BEFORE_RESPONSE) {
         // A browser says "Failed to fetch" for both: ask once whether anything answers there at all.
         // (only with the page's own fetch: an injected one may route requests elsewhere)
-        const reachable = this.#options.fetch ? undefined : await probeReachableLazily(this.url, signal);
+        const verdict = this.#options.fetch ? undefined : await probeVerdict(this.url, signal);
         if (signal?.aborted) throw signal.reason;
-        throw this.#networkError(unanswered.err, unanswered.when, reachable);
+        throw this.#networkError(unanswered.err, unanswered.when, verdict);
       }
       throw this.#redactError(err);
     }
@@ -507,9 +507,9 @@ export class LLM {
     return new HttpError(this.#redact(`HTTP ${status} from POST ${this.url}: ${detail}${stop}${statusHint(status)}`), status, 'llm');
   }
 
-  #networkError(err: unknown, when: string, reachable?: boolean): PagentError {
+  #networkError(err: unknown, when: string, verdict?: string): PagentError {
     const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    const error = new PagentError(this.#redact(networkFailureMessage(`POST ${this.url}`, reason, reachable, when)), {
+    const error = new PagentError(this.#redact(networkFailureMessage(`POST ${this.url}`, reason, verdict, when)), {
       code: 'network',
       where: 'llm',
     });

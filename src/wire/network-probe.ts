@@ -25,3 +25,17 @@ export async function probeReachable(url: string, signal?: AbortSignal): Promise
     return probeSignal.aborted ? undefined : false;
   }
 }
+
+/**
+ * The end of a network failure's message, by what {@link probeReachable} found: nothing answers
+ * (unreachable), or something answers but the browser withheld the response (CORS); `undefined` when it
+ * cannot tell.
+ */
+export async function probeVerdict(url: string, signal?: AbortSignal): Promise<string | undefined> {
+  const reachable = await probeReachable(url, signal);
+  if (reachable === false) return ': nothing answered. Check the address and that the server is running.';
+  if (reachable === true) {
+    return ", though the server answers: the browser withheld the response (CORS). The server must allow this page's origin (Access-Control-Allow-Origin) and the Authorization and Content-Type headers.";
+  }
+  return undefined;
+}

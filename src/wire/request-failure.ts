@@ -5,25 +5,22 @@
  */
 
 /**
- * The message of a request that failed before any response, by what the probe found: nothing answers
- * (`unreachable`), something answers but the browser withheld the response (`CORS`), or unknown.
+ * The message of a request that failed before any response: what failed and why, then what the probe
+ * found (`verdict`, from {@link probeVerdict}), or, when it could not tell, the general advice.
  */
-export function networkFailureMessage(request: string, reason: string, reachable: boolean | undefined, when = ''): string {
-  const what = `${request} failed (${when === '' ? '' : `${when}; `}${reason})`;
-  if (reachable === false) return `${what}: nothing answered. Check the address and that the server is running.`;
-  if (reachable === true) {
-    return `${what}, though the server answers: the browser withheld the response (CORS). The server must allow this page's origin (Access-Control-Allow-Origin) and the Authorization and Content-Type headers.`;
-  }
-  return `${what}. Check the address and that the server is running and reachable.`;
+export function networkFailureMessage(request: string, reason: string, verdict: string | undefined, when = ''): string {
+  return `${request} failed (${when === '' ? '' : `${when}; `}${reason})${verdict ?? '. Check the address and that the server is running and reachable.'}`;
 }
 
 /**
- * `probeReachable` (./network-probe.ts), loaded on first use. `undefined` (cannot tell) when its module cannot be loaded:
- * the network that just failed may be the page's own.
+ * What the reachability probe says about `url` (`probeVerdict` of ./network-probe.ts, loaded on first
+ * use): nothing answers there, or something does and the browser withheld the response (CORS);
+ * `undefined` when it cannot tell, also when its module cannot be loaded (the network that just failed
+ * may be the page's own).
  */
-export function probeReachableLazily(url: string, signal?: AbortSignal): Promise<boolean | undefined> {
+export function probeVerdict(url: string, signal?: AbortSignal): Promise<string | undefined> {
   return import('./network-probe.js').then(
-    (m) => m.probeReachable(url, signal),
+    (m) => m.probeVerdict(url, signal),
     () => undefined,
   );
 }
