@@ -26,10 +26,10 @@ export function probeVerdict(url: string, signal?: AbortSignal): Promise<string 
 }
 
 /**
- * The readable message of a non-2xx response (`httpErrorMessage` over at most `maxBytes` of its body, and never more than
- * `HTTP_ERROR_BODY_MAX_BYTES`, see
- * ./http-error.ts, loaded on first use); `redact` runs over the body before it is parsed and cut. When that
- * module cannot be loaded, the body is cancelled and the message is `HTTP <status> <status text>`.
+ * The readable message of a non-2xx response: `httpErrorMessage` of ./http-error.ts (loaded on first use)
+ * over at most `maxBytes` of its body, never more than `HTTP_ERROR_BODY_MAX_BYTES`; `redact` runs over the
+ * body before it is parsed and cut. When that module cannot be loaded, the body is cancelled and the
+ * message is `HTTP <status> <status text>`.
  */
 export async function httpFailureMessage(response: Response, maxBytes?: number, redact?: (text: string) => string): Promise<string> {
   let m: typeof import('./http-error.js');
