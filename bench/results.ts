@@ -85,6 +85,15 @@ function sizeTable(figures: SizeFigure[]): string {
   return [head, ...body].join('\n');
 }
 
+/** The largest modules of each budgeted entry, with their estimated share of its min+gzip size. */
+function moduleTable(figures: SizeFigure[], top = 8): string {
+  const head = '| entry | largest modules: ~min+gzip share in kB (minified bytes) |\n| --- | --- |';
+  const body = figures
+    .filter((f) => f.budget !== undefined)
+    .map((f) => `| ${f.name} | ${f.modules.slice(0, top).map((m) => `${m.path.replace(/^node_modules\//, '')} ${(m.share / 1000).toFixed(2)} (${m.minified})`).join('; ')} |`);
+  return [head, ...body].join('\n');
+}
+
 async function other(name: string): Promise<string> {
   try {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', here('./run.ts'), `${name}.bench`], {
@@ -143,6 +152,13 @@ when an entry is over its budget, or, for an entry not yet within it, over the c
 past meanwhile (test/package/sizes.test.ts).
 
 ${sizeTable(sizes)}
+
+### Where the bytes go
+
+Each module's minified bytes in the chunks loaded at once, and its share of the entry's min+gzip size in
+proportion to them (gzip does not split by module: an estimate).
+
+${moduleTable(sizes)}
 
 ## Other benchmarks (their own printouts, same run)
 

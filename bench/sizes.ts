@@ -25,9 +25,9 @@ const use = (names: string[]): string => `import { ${names.join(', ')} } from 'p
 
 /** The budgeted entries (issue 16 and the element's budget). */
 export const SIZE_ENTRIES: SizeEntry[] = [
-  { name: 'codec + push decoder', code: use(['decodeEventLine', 'encodeEventLine', 'createWireDecoder']), budget: 4_000, ceiling: 5_250 },
-  { name: 'WireClient', code: use(['WireClient']), budget: 7_000, ceiling: 8_150 },
-  { name: 'Agent + LLM + tool + Session', code: use(['Agent', 'LLM', 'tool', 'Session']), budget: 12_000, ceiling: 15_800 },
+  { name: 'codec + push decoder', code: use(['decodeEventLine', 'encodeEventLine', 'createWireDecoder']), budget: 4_000, ceiling: 5_140 },
+  { name: 'WireClient', code: use(['WireClient']), budget: 7_000 },
+  { name: 'Agent + LLM + tool + Session', code: use(['Agent', 'LLM', 'tool', 'Session']), budget: 12_000, ceiling: 13_780 },
   { name: 'pagent-chat.js (the element)', code: `import 'pagent-web/pagent-chat.js';`, budget: 50_000 },
   { name: 'the whole SDK', code: `export * from 'pagent-web';`, budget: undefined },
 ];
@@ -50,6 +50,12 @@ export interface SizeFigure {
   ceiling: number | undefined;
   /** min+gzip bytes of each chunk loaded later by `import()`. */
   lazy: number[];
+  /**
+   * Where the loaded-at-once bytes come from, largest first: each module's minified bytes in those chunks
+   * and its share of `bytes` (in proportion to its minified bytes: gzip does not split by module, so this
+   * is an estimate).
+   */
+  modules: Array<{ path: string; minified: number; share: number }>;
 }
 
 /** Bundles `code` as a consumer would and measures it. */
@@ -95,12 +101,21 @@ export async function measureSize(entry: SizeEntry, source: SizeSource = 'src'):
   visit(entryOut.path);
   let bytes = 0;
   const lazy: number[] = [];
-  for (const { path } of outputs) {
+  const minified = new Map<string, number>();
+  for (const { path, o } of outputs) {
     if (!path.endsWith('.js')) continue;
-    if (eager.has(path)) bytes += gz.get(path) ?? 0;
-    else lazy.push(gz.get(path) ?? 0);
+    if (eager.has(path)) {
+      bytes += gz.get(path) ?? 0;
+      for (const [input, { bytesInOutput }] of Object.entries(o.inputs)) {
+        if (bytesInOutput > 0) minified.set(input, (minified.get(input) ?? 0) + bytesInOutput);
+      }
+    } else lazy.push(gz.get(path) ?? 0);
   }
-  return { name: entry.name, bytes, budget: entry.budget, ceiling: entry.ceiling, lazy };
+  const allMinified = [...minified.values()].reduce((a, b) => a + b, 0);
+  const modules = [...minified]
+    .map(([path, min]) => ({ path, minified: min, share: Math.round((min / allMinified) * bytes) }))
+    .sort((a, b) => b.minified - a.minified);
+  return { name: entry.name, bytes, budget: entry.budget, ceiling: entry.ceiling, lazy, modules };
 }
 
 /** The entries whose size is over their budget. */
@@ -134,9 +149,18 @@ export function formatSizes(figures: SizeFigure[]): string {
     .join('\n');
 }
 
+/** The largest modules of each budgeted entry, one line each: `entry: module ~share kB (minified bytes), …`. */
+export function formatModules(figures: SizeFigure[], top = 8): string {
+  return figures
+    .filter((f) => f.budget !== undefined)
+    .map((f) => `${f.name}: ${f.modules.slice(0, top).map((m) => `${m.path} ~${kB(m.share)} (${m.minified} B min)`).join(', ')}`)
+    .join('\n');
+}
+
 /** `npm run bench sizes`: every entry, measured from the sources. */
 export async function run(): Promise<void> {
   const figures: SizeFigure[] = [];
   for (const entry of SIZE_ENTRIES) figures.push(await measureSize(entry));
   console.log(formatSizes(figures));
+  console.log(`\nwhere the bytes go (largest modules, share of min+gzip estimated from minified bytes):\n${formatModules(figures)}`);
 }

@@ -8,7 +8,7 @@ import type { ParamsOf, StepSummary, StopReason, ToolCall, Usage, WireEvent } fr
 import type { AssistantMessage, ChatMessage, ToolMessage, ToolSchema } from './messages.js';
 import { Session } from './session.js';
 import { inputText, type UserContentPart, type UserInput } from './content-parts.js';
-import { runHookedToolCall, type ToolHooks } from './hooks.js';
+import type { ToolHooks } from './hooks.js';
 import { runToolCall, ToolCallAborted, type RunToolCallOptions, type Tool, type ToolApprovalRequest, type ToolOutcome } from './tools.js';
 
 /** One assembled model step, as the model client reports it at the end of a stream. */
@@ -555,7 +555,10 @@ export class Agent {
 
   /** One tool call, through the hooks when there are any. */
   private callTool(request: ToolApprovalRequest, options: RunToolCallOptions): Promise<ToolOutcome> {
-    return this.hooks ? runHookedToolCall(this.tools, request, options, this.hooks) : runToolCall(this.tools, request, options);
+    const { hooks } = this;
+    // Hooks are loaded on first use: an agent without them does not carry them.
+    const run = (): Promise<ToolOutcome> => runToolCall(this.tools, request, options);
+    return hooks ? import('./hooks.js').then((m) => m.runHookedToolCall(request, options.signal, hooks, run, ToolCallAborted)) : run();
   }
 
   /** Adds the steered messages to the conversation, in order, and tells the run's `onSteer`. */

@@ -3,7 +3,9 @@
  * `after` hooks may replace what it returned. The agent's events keep their order: `ToolCallBegin`,
  * the hooks, the tool (or not), `ToolResult`.
  */
-import { runToolCall, ToolCallAborted, type RunToolCallOptions, type Tool, type ToolApprovalRequest, type ToolOutcome } from './tools.js';
+// Types only: this module is loaded by import() when an agent has hooks, and a value import of tools.js
+// would make bundlers split tools.js into a chunk of its own for every agent.
+import type { ToolCallAborted, ToolApprovalRequest, ToolOutcome } from './tools.js';
 
 /** What a `before` hook sees: the call as the model sent it, and the run's abort signal. */
 export interface BeforeToolContext {
@@ -51,11 +53,11 @@ export interface ToolHooks {
   after?: readonly AfterToolHook[];
 }
 
-function abortable<T>(value: T | Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new ToolCallAborted('aborted'));
+function abortable<T>(value: T | Promise<T>, signal: AbortSignal, Aborted: typeof ToolCallAborted): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Aborted('aborted'));
   if (!(value instanceof Promise)) return Promise.resolve(value);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new ToolCallAborted('aborted'));
+    const onAbort = (): void => reject(new Aborted('aborted'));
     signal.addEventListener('abort', onAbort, { once: true });
     value.then(
       (v) => {
@@ -75,36 +77,37 @@ function hookFailure(name: string, err: unknown): ToolOutcome {
 }
 
 /**
- * Runs one tool call through the hooks: `before` hooks, then the tool ({@link runToolCall}: checks,
+ * Runs one tool call through the hooks: `before` hooks, then `runTool` (the agent's `runToolCall`: checks,
  * approval, execution), then `after` hooks.
  *
- * @throws {ToolCallAborted} when the run's signal aborts before the outcome is known (also during a hook).
+ * @throws {ToolCallAborted} (`Aborted`) when the run's signal aborts before the outcome is known (also
+ * during a hook).
  */
 export async function runHookedToolCall(
-  tools: ReadonlyMap<string, Tool<never>>,
   call: ToolApprovalRequest,
-  options: RunToolCallOptions,
+  signal: AbortSignal,
   hooks: ToolHooks,
+  runTool: () => Promise<ToolOutcome>,
+  Aborted: typeof ToolCallAborted,
 ): Promise<ToolOutcome> {
-  const { signal } = options;
   for (const hook of hooks.before ?? []) {
     let decision: BeforeToolDecision;
     try {
-      decision = await abortable(hook({ ...call, signal }), signal);
+      decision = await abortable(hook({ ...call, signal }), signal, Aborted);
     } catch (err) {
-      if (err instanceof ToolCallAborted || signal.aborted) throw new ToolCallAborted('aborted');
+      if (err instanceof Aborted || signal.aborted) throw new Aborted('aborted');
       return hookFailure(call.name, err);
     }
     if (decision && 'deny' in decision) return { content: String(decision.deny), ok: false };
     if (decision && 'replace' in decision) return { content: String(decision.replace), ok: true };
   }
-  let outcome = await runToolCall(tools, call, options);
+  let outcome = await runTool();
   for (const hook of hooks.after ?? []) {
     let decision: AfterToolDecision;
     try {
-      decision = await abortable(hook({ ...call, content: outcome.content, ok: outcome.ok }), signal);
+      decision = await abortable(hook({ ...call, content: outcome.content, ok: outcome.ok }), signal, Aborted);
     } catch (err) {
-      if (err instanceof ToolCallAborted || signal.aborted) throw new ToolCallAborted('aborted');
+      if (err instanceof Aborted || signal.aborted) throw new Aborted('aborted');
       return hookFailure(call.name, err);
     }
     if (decision && typeof decision.content === 'string') {

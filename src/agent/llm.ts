@@ -3,8 +3,7 @@
  * `fetch`, assembles the chunks (src/agent/chunk-assembler.ts) and reports failures as `PagentError`s.
  */
 import { HttpError, PagentError } from '../errors.js';
-import { HTTP_ERROR_BODY_MAX_BYTES, httpErrorMessage, readErrorBody } from '../wire/http-error.js';
-import { networkFailureMessage, probeReachable } from '../wire/network-probe.js';
+import { httpFailureMessage, networkFailureMessage, probeVerdict } from '../wire/request-failure.js';
 import { checkLLMOptions } from './llm-options.js';
 import { createRedactor, type Redactor, type StreamRedactor } from './redact.js';
 import type { ChatMessage, ToolSchema } from './messages.js';
@@ -92,7 +91,7 @@ export interface LLMOptions {
 
 const BEFORE_RESPONSE = 'before any response';
 const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie/i;
-const MAX_SNIFF_BYTES = 1 << 20;
+const MAX_SNIFF_BYTES = 1_048_576; // 1 MiB, a literal so that bundlers drop it where unused
 
 const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
   new Promise((resolve, reject) => {
@@ -238,9 +237,9 @@ export class LLM {
       if (unanswered?.when === BEFORE_RESPONSE) {
         // A browser says "Failed to fetch" for both: ask once whether anything answers there at all.
         // (only with the page's own fetch: an injected one may route requests elsewhere)
-        const reachable = this.#options.fetch ? undefined : await probeReachable(this.url, signal);
+        const verdict = this.#options.fetch ? undefined : await probeVerdict(this.url, signal);
         if (signal?.aborted) throw signal.reason;
-        throw this.#networkError(unanswered.err, unanswered.when, reachable);
+        throw this.#networkError(unanswered.err, unanswered.when, verdict);
       }
       throw this.#redactError(err);
     }
@@ -287,9 +286,8 @@ export class LLM {
 
       if (!response.ok) {
         // A failed read gives what arrived before it; the status alone still says what happened.
-        const text = await readErrorBody(response, Math.min(maxEventBytes, HTTP_ERROR_BODY_MAX_BYTES));
+        const error = await this.#httpError(response, maxEventBytes);
         if (signal?.aborted) throw signal.reason;
-        const error = this.#httpError(response, text);
         if (!retryableStatus(response.status)) throw error;
         return { kind: 'retry', error, delayMs: retryAfterMs(response.headers) };
       }
@@ -500,18 +498,18 @@ export class LLM {
   }
 
   // The body is redacted before it is parsed and cut, so a key cut in half by the length limit cannot leak.
-  #httpError(response: Response, text: string): HttpError {
+  async #httpError(response: Response, maxBytes: number): Promise<HttpError> {
     const { status } = response;
-    let detail = httpErrorMessage(status, response.statusText, this.#redact(text), response.headers.get('content-type'));
+    let detail = await httpFailureMessage(response, maxBytes, (text) => this.#redact(text));
     // An HTML page or an empty body gives "HTTP <status> <status text>"; the prefix already says "HTTP <status>".
     if (detail.startsWith(`HTTP ${status} `)) detail = detail.slice('HTTP '.length);
     const stop = /[.!?…]$/.test(detail) ? '' : '.';
     return new HttpError(this.#redact(`HTTP ${status} from POST ${this.url}: ${detail}${stop}${statusHint(status)}`), status, 'llm');
   }
 
-  #networkError(err: unknown, when: string, reachable?: boolean): PagentError {
+  #networkError(err: unknown, when: string, verdict?: string): PagentError {
     const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-    const error = new PagentError(this.#redact(networkFailureMessage(`POST ${this.url}`, reason, reachable, when)), {
+    const error = new PagentError(this.#redact(networkFailureMessage(`POST ${this.url}`, reason, verdict, when)), {
       code: 'network',
       where: 'llm',
     });

@@ -6,7 +6,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { HttpError, PagentError } from '../errors.js';
-import { httpErrorMessage, readErrorBody } from '../wire/http-error.js';
+import { httpFailureMessage } from '../wire/request-failure.js';
 import { tool, type Tool } from './tools.js';
 
 /** The protocol version asked for (a server may answer with an older one it supports). */
@@ -142,8 +142,7 @@ export async function createMcpClient(url: string, options: McpOptions = {}): Pr
       throw failure(`MCP ${method} to ${target} failed: the server is unreachable or refused the request (check the URL, that it is running, and that it allows this origin with CORS) — ${err instanceof Error ? err.message : String(err)}`, 'network', err);
     }
     if (!response.ok) {
-      const text = await readErrorBody(response).catch(() => '');
-      const detail = httpErrorMessage(response.status, response.statusText, text, response.headers.get('Content-Type'));
+      const detail = await httpFailureMessage(response).catch(() => 'HTTP');
       throw new HttpError(`MCP ${method} to ${target} failed: HTTP ${response.status}${detail.startsWith('HTTP ') ? '' : ` — ${detail}`}`, response.status, `mcp:${target}`);
     }
     return response;

@@ -7,8 +7,7 @@ import { createEventIterator, type DecodeStreamOptions, type EventIteratorHooks 
 import type { DialectName } from './dialects/index.js';
 import { failedRunEvents, type UnknownEvent, type WireEvent } from './events.js';
 import type { WireFormat } from './framing.js';
-import { httpErrorMessage, readErrorBody } from './http-error.js';
-import { networkFailureMessage, probeReachable } from './network-probe.js';
+import { httpFailureMessage, networkFailureMessage, probeVerdict } from './request-failure.js';
 
 /** Options of {@link WireClient}. */
 export interface WireClientOptions {
@@ -220,17 +219,16 @@ export class WireClient<IncludeUnknown extends boolean = false> {
       const reason = err instanceof Error ? err.message : String(err);
       // A browser says "Failed to fetch" for an unreachable server and for CORS alike: ask which it was.
       // (only with the page's own fetch: an injected one may route requests elsewhere)
-      const reachable = options.fetch ? undefined : await probeReachable(this.url, request.signal);
+      const verdict = options.fetch ? undefined : await probeVerdict(this.url, request.signal);
       if (request.signal.aborted) return [];
-      return failedRunEvents({ code: 'network', message: networkFailureMessage(`${method} ${this.url}`, reason, reachable) });
+      return failedRunEvents({ code: 'network', message: networkFailureMessage(`${method} ${this.url}`, reason, verdict) });
     }
     const sessionId = response.headers.get('X-Session-Id');
     if (sessionId !== null && sessionId !== '') this.sessionId = sessionId;
 
     if (!response.ok) {
-      const text = await readErrorBody(response);
+      const message = await httpFailureMessage(response);
       if (request.signal.aborted) return [];
-      const message = httpErrorMessage(response.status, response.statusText, text, response.headers.get('Content-Type'));
       return failedRunEvents({ code: 'http', status: response.status, message });
     }
 

@@ -8,7 +8,7 @@ import { WireDecodeError } from '../errors.js';
 export type WireFormat = 'ndjson' | 'sse';
 
 /** The default cap on one line (or one SSE message): 16 MiB. */
-export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_LINE_BYTES = 16_777_216; // 16 MiB
 
 const LF = 10;
 const CR = 13;

@@ -7,7 +7,7 @@
 export const HTTP_ERROR_MESSAGE_MAX = 500;
 
 /** The most bytes of an error body that are read; the rest is never downloaded. */
-export const HTTP_ERROR_BODY_MAX_BYTES = 64 * 1024;
+export const HTTP_ERROR_BODY_MAX_BYTES = 65_536; // 64 KiB
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',

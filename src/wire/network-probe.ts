@@ -1,6 +1,7 @@
 /**
  * Telling an unreachable server from one that refuses this page (CORS). A browser reports both as the
- * same `TypeError: Failed to fetch`; a second, opaque request tells them apart.
+ * same `TypeError: Failed to fetch`; a second, opaque request tells them apart. Loaded only when a request
+ * has failed that way (see `probeReachableLazily`): a run that never fails never downloads it.
  */
 
 /** How long the probe may take before it counts as "cannot tell". */
@@ -26,14 +27,15 @@ export async function probeReachable(url: string, signal?: AbortSignal): Promise
 }
 
 /**
- * The message of a request that failed before any response, by what the probe found: nothing answers
- * (`unreachable`), something answers but the browser withheld the response (`CORS`), or unknown.
+ * The end of a network failure's message, by what {@link probeReachable} found: nothing answers
+ * (unreachable), or something answers but the browser withheld the response (CORS); `undefined` when it
+ * cannot tell.
  */
-export function networkFailureMessage(request: string, reason: string, reachable: boolean | undefined, when = ''): string {
-  const what = `${request} failed (${when === '' ? '' : `${when}; `}${reason})`;
-  if (reachable === false) return `${what}: nothing answered. Check the address and that the server is running.`;
+export async function probeVerdict(url: string, signal?: AbortSignal): Promise<string | undefined> {
+  const reachable = await probeReachable(url, signal);
+  if (reachable === false) return ': nothing answered. Check the address and that the server is running.';
   if (reachable === true) {
-    return `${what}, though the server answers: the browser withheld the response (CORS). The server must allow this page's origin (Access-Control-Allow-Origin) and the Authorization and Content-Type headers.`;
+    return ", though the server answers: the browser withheld the response (CORS). The server must allow this page's origin (Access-Control-Allow-Origin) and the Authorization and Content-Type headers.";
   }
-  return `${what}. Check the address and that the server is running and reachable.`;
+  return undefined;
 }

@@ -35,4 +35,16 @@ describe('size budgets (min+gzip of a one-line import, esbuild)', () => {
     expect(decoder.lazy.length).toBeGreaterThanOrEqual(3);
     expect(decoder.lazy.every((bytes) => bytes > 0)).toBe(true);
   });
+
+  it('keeps what only a failure, an option or wire output needs out of the chunks loaded at once', async () => {
+    const loadedAtOnce = async (name: string): Promise<string[]> =>
+      (await measureSize(SIZE_ENTRIES.find((e) => e.name === name)!, 'src')).modules.map((m) => m.path);
+    const client = await loadedAtOnce('WireClient');
+    expect(client).toContain('src/wire/client.ts');
+    expect(client).not.toContain('src/wire/http-error.ts');
+    expect(client).not.toContain('src/wire/network-probe.ts');
+    const agent = await loadedAtOnce('Agent + LLM + tool + Session');
+    expect(agent).toContain('src/agent/agent.ts');
+    for (const lazy of ['src/wire/http-error.ts', 'src/wire/network-probe.ts', 'src/agent/hooks.ts', 'src/wire/stream-writer.ts']) expect(agent).not.toContain(lazy);
+  });
 });

@@ -3,7 +3,7 @@
  * events as design §5.1 specifies.
  */
 import type { StopReason, UnknownEvent, WireEvent } from '../events.js';
-import type { DialectDecoder } from './index.js';
+import type { DialectDecoder, WireDecodeErrorClass } from './index.js';
 import { invalid, isObject, optStr, parseTyped, str, unknownOf } from './typed-document.js';
 
 type Out = Array<WireEvent | UnknownEvent>;
@@ -74,7 +74,7 @@ const SILENT = new Set([
  * @throws {WireDecodeError} from `decode` for invalid JSON (`invalid-json`), a non-object or a document
  * without a string `type` (`not-an-event`), or a mistyped field (`invalid-params`).
  */
-export function createAgUiDialect(): DialectDecoder {
+export function createAgUiDialect(DecodeError: WireDecodeErrorClass): DialectDecoder {
   let open = false;
   let turn = 0;
   let afterResult = false;
@@ -176,7 +176,7 @@ export function createAgUiDialect(): DialectDecoder {
   };
 
   const decode = (raw: string, lineNumber: number): Out => {
-    const p = parseTyped(raw, lineNumber, 'AG-UI event');
+    const p = parseTyped(raw, lineNumber, 'AG-UI event', DecodeError);
     const { doc, type } = p;
     const out: Out = [];
     const owner = optStr(p, 'subagentRunId');

@@ -3,7 +3,7 @@
  * protocol of every `useChat` back end, normalised into pagent's events as design §5.1 specifies.
  */
 import type { StopReason, TurnEnd, UnknownEvent, WireEvent } from '../events.js';
-import type { DialectDecoder } from './index.js';
+import type { DialectDecoder, WireDecodeErrorClass } from './index.js';
 import { parseTyped, str, unknownOf } from './typed-document.js';
 
 type Out = Array<WireEvent | UnknownEvent>;
@@ -62,7 +62,7 @@ const MAPPED = new Set([
  * @throws {WireDecodeError} from `decode` for invalid JSON (`invalid-json`), a non-object or a part
  * without a string `type` (`not-an-event`), or a mistyped field (`invalid-params`).
  */
-export function createAiSdkDialect(): DialectDecoder {
+export function createAiSdkDialect(DecodeError: WireDecodeErrorClass): DialectDecoder {
   let open = false;
   /** A run ended in this stream and no `start` has come since: parts open no run. */
   let ended = false;
@@ -138,7 +138,7 @@ export function createAiSdkDialect(): DialectDecoder {
   };
 
   const decode = (raw: string, lineNumber: number): Out => {
-    const p = parseTyped(raw, lineNumber, 'UI message part');
+    const p = parseTyped(raw, lineNumber, 'UI message part', DecodeError);
     const { doc, type } = p;
     if (!MAPPED.has(type) && !SILENT.has(type)) return [unknownOf(p)];
     if (!open && ended && type !== 'start') return [unknownOf(p)];

@@ -3,6 +3,7 @@
  * loaded on first use (each its own chunk for a bundler), so a consumer of pagent streams never
  * downloads them.
  */
+import { WireDecodeError } from '../../errors.js';
 import type { DialectDecoder, DialectName } from './index.js';
 import { createPagentDialect } from './pagent.js';
 
@@ -60,10 +61,10 @@ export function loadDialect(name: DialectName): Promise<void> {
   if (factories[name]) return Promise.resolve();
   const load =
     name === 'victor'
-      ? import('./victor.js').then((m) => m.createVictorDialect)
+      ? import('./victor.js').then((m) => () => m.createVictorDialect(WireDecodeError))
       : name === 'ag-ui'
-        ? import('./ag-ui.js').then((m) => m.createAgUiDialect)
-        : import('./ai-sdk.js').then((m) => m.createAiSdkDialect);
+        ? import('./ag-ui.js').then((m) => () => m.createAgUiDialect(WireDecodeError))
+        : import('./ai-sdk.js').then((m) => () => m.createAiSdkDialect(WireDecodeError));
   return (loads[name] ??= load.then(
     (factory) => void (factories[name] = factory),
     (err: unknown) => {

@@ -2,8 +2,9 @@
  * A `{"type": …}` document (AG-UI events, AI SDK UI message parts): parsed once, its fields read with
  * small guards that throw `WireDecodeError` naming the document.
  */
-import { WireDecodeError } from '../../errors.js';
+import type { WireDecodeError } from '../../errors.js';
 import type { UnknownEvent } from '../events.js';
+import type { WireDecodeErrorClass } from './index.js';
 
 export type Fields = Record<string, unknown>;
 
@@ -15,6 +16,8 @@ export interface TypedDocument {
   type: string;
   raw: string;
   lineNumber: number;
+  /** The reader's error class (see `WireDecodeErrorClass`). */
+  DecodeError: WireDecodeErrorClass;
 }
 
 /**
@@ -22,22 +25,22 @@ export interface TypedDocument {
  *
  * @throws {WireDecodeError} `invalid-json`, or `not-an-event` for a non-object or a missing `type`.
  */
-export function parseTyped(raw: string, lineNumber: number, what: string): TypedDocument {
+export function parseTyped(raw: string, lineNumber: number, what: string, DecodeError: WireDecodeErrorClass): TypedDocument {
   let doc: unknown;
   try {
     doc = JSON.parse(raw);
   } catch (err) {
-    throw new WireDecodeError('invalid-json', `Invalid JSON: ${(err as Error).message}`, raw, lineNumber, err);
+    throw new DecodeError('invalid-json', `Invalid JSON: ${(err as Error).message}`, raw, lineNumber, err);
   }
-  if (!isObject(doc)) throw new WireDecodeError('not-an-event', 'Not a JSON object', raw, lineNumber);
+  if (!isObject(doc)) throw new DecodeError('not-an-event', 'Not a JSON object', raw, lineNumber);
   const type = doc['type'];
-  if (typeof type !== 'string') throw new WireDecodeError('not-an-event', `${what} without a string "type"`, raw, lineNumber);
-  return { doc, type, raw, lineNumber };
+  if (typeof type !== 'string') throw new DecodeError('not-an-event', `${what} without a string "type"`, raw, lineNumber);
+  return { doc, type, raw, lineNumber, DecodeError };
 }
 
 /** A `WireDecodeError{reason: "invalid-params"}` about the document. */
 export const invalid = (p: TypedDocument, message: string): WireDecodeError =>
-  new WireDecodeError('invalid-params', `${p.type}: ${message}`, p.raw, p.lineNumber);
+  new p.DecodeError('invalid-params', `${p.type}: ${message}`, p.raw, p.lineNumber);
 
 /** A required string field. */
 export function str(p: TypedDocument, key: string): string {

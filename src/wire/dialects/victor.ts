@@ -2,9 +2,9 @@
  * Victor "wire events v1" (`{"v": 1, "event": ...}` documents, over SSE `data:` lines or JSONL),
  * normalised into pagent's events as design §1 specifies.
  */
-import { WireDecodeError } from '../../errors.js';
+import type { WireDecodeError } from '../../errors.js';
 import type { ToolResult, UnknownEvent, WireEvent } from '../events.js';
-import type { DialectDecoder } from './index.js';
+import type { DialectDecoder, WireDecodeErrorClass } from './index.js';
 
 type Doc = Record<string, unknown>;
 type Out = Array<WireEvent | UnknownEvent>;
@@ -42,7 +42,7 @@ const has = (doc: Doc, key: string): boolean => Object.prototype.hasOwnProperty.
  * 1 or a document without an event name (`not-an-event`), or a mistyped required field or `call_id`
  * (`invalid-params`).
  */
-export function createVictorDialect(): DialectDecoder {
+export function createVictorDialect(DecodeError: WireDecodeErrorClass): DialectDecoder {
   let open = false;
   let turn = 0;
   let afterResult = false;
@@ -90,20 +90,20 @@ export function createVictorDialect(): DialectDecoder {
     try {
       doc = JSON.parse(text);
     } catch (err) {
-      throw new WireDecodeError('invalid-json', `Invalid JSON: ${(err as Error).message}`, text, lineNumber, err);
+      throw new DecodeError('invalid-json', `Invalid JSON: ${(err as Error).message}`, text, lineNumber, err);
     }
-    if (!isObject(doc)) throw new WireDecodeError('not-an-event', 'Not a JSON object', text, lineNumber);
+    if (!isObject(doc)) throw new DecodeError('not-an-event', 'Not a JSON object', text, lineNumber);
 
     const nameKey = has(doc, 'v') ? 'event' : 'type';
     if (nameKey === 'event' && doc['v'] !== 1) {
-      throw new WireDecodeError('not-an-event', `Unsupported Victor wire version ${JSON.stringify(doc['v'])}`, text, lineNumber);
+      throw new DecodeError('not-an-event', `Unsupported Victor wire version ${JSON.stringify(doc['v'])}`, text, lineNumber);
     }
     const event = doc[nameKey];
     if (typeof event !== 'string') {
-      throw new WireDecodeError('not-an-event', `Victor document without a string "${nameKey}"`, text, lineNumber);
+      throw new DecodeError('not-an-event', `Victor document without a string "${nameKey}"`, text, lineNumber);
     }
     const invalid = (message: string): WireDecodeError =>
-      new WireDecodeError('invalid-params', `${event}: ${message}`, text, lineNumber);
+      new DecodeError('invalid-params', `${event}: ${message}`, text, lineNumber);
     const str = (key: string): string => {
       const value = doc[key];
       if (typeof value !== 'string') throw invalid(`"${key}" must be a string`);
@@ -149,7 +149,7 @@ export function createVictorDialect(): DialectDecoder {
           const value = doc[key];
           if (value === undefined || value === null) return undefined;
           if (typeof value === type && (type !== 'number' || Number.isFinite(value))) return value;
-          onDropped?.(new WireDecodeError('invalid-params', `${event}: dropped "${key}": must be a ${type}`, text, lineNumber));
+          onDropped?.(new DecodeError('invalid-params', `${event}: dropped "${key}": must be a ${type}`, text, lineNumber));
           return undefined;
         };
         const elapsed = dropOptional('elapsed_ms', 'number');

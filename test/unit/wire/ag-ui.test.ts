@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WireDecodeError } from '../../../src/errors.js';
 import { createAgUiDialect } from '../../../src/wire/dialects/ag-ui.js';
 import type { UnknownEvent, WireEvent } from '../../../src/wire/events.js';
 import { agUiJsonLines, agUiScenarios, agUiSse, type AgUiEvent } from '../../helpers/ag-ui-producer.js';
@@ -188,7 +189,7 @@ describe('AG-UI streams from @ag-ui/encoder, detected by auto, at any chunking',
 
 describe('AG-UI dialect, documents outside the schema', () => {
   const decodeAll = (docs: Array<Record<string, unknown>>) => {
-    const dialect = createAgUiDialect();
+    const dialect = createAgUiDialect(WireDecodeError);
     return docs.flatMap((doc, i) => dialect.decode(JSON.stringify(doc), i + 1));
   };
 
@@ -260,7 +261,7 @@ describe('AG-UI dialect, documents outside the schema', () => {
   });
 
   it('rejects bad documents with typed errors and emits nothing for them', () => {
-    const dialect = createAgUiDialect();
+    const dialect = createAgUiDialect(WireDecodeError);
     const reason = (text: string): string | undefined => {
       try {
         dialect.decode(text, 3);
@@ -279,7 +280,7 @@ describe('AG-UI dialect, documents outside the schema', () => {
   });
 
   it('keeps "__proto__" keys of unknown events inert', () => {
-    const [event] = createAgUiDialect().decode('{"type": "CUSTOM", "name": "x", "value": 1, "__proto__": {"polluted": true}}', 1);
+    const [event] = createAgUiDialect(WireDecodeError).decode('{"type": "CUSTOM", "name": "x", "value": 1, "__proto__": {"polluted": true}}', 1);
     expect(Object.getPrototypeOf(event?.params)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WireDecodeError } from '../../../src/errors.js';
 import { createAiSdkDialect } from '../../../src/wire/dialects/ai-sdk.js';
 import type { UnknownEvent, WireEvent } from '../../../src/wire/events.js';
 import { aiSdkResponse, aiSdkResponseWithData, aiSdkScenarios, type AiSdkScenario } from '../../helpers/ai-sdk-producer.js';
@@ -170,7 +171,7 @@ describe('AI SDK UI message streams from streamText(...).toUIMessageStreamRespon
 
 describe('AI SDK dialect, parts outside what streamText sends', () => {
   const decodeAll = (docs: Array<Record<string, unknown>>) => {
-    const dialect = createAiSdkDialect();
+    const dialect = createAiSdkDialect(WireDecodeError);
     return docs.flatMap((doc, i) => dialect.decode(JSON.stringify(doc), i + 1));
   };
 
@@ -226,7 +227,7 @@ describe('AI SDK dialect, parts outside what streamText sends', () => {
   });
 
   it('rejects bad parts with typed errors', () => {
-    const dialect = createAiSdkDialect();
+    const dialect = createAiSdkDialect(WireDecodeError);
     const reason = (text: string): string | undefined => {
       try {
         dialect.decode(text, 1);

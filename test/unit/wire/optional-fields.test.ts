@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEventLine, type WireDecodeError } from '../../../src/index.js';
+import { decodeEventLine, WireDecodeError } from '../../../src/index.js';
 import { createVictorDialect } from '../../../src/wire/dialects/victor.js';
 import { decodeChunks, rpc } from './decode-helpers.js';
 
@@ -59,7 +59,7 @@ describe('optional fields are forgiving (issue 10, item 2)', () => {
   });
 
   it('keeps a Victor tool_result whose elapsed_ms or truncated is mistyped, and reports the dropped field', () => {
-    const dialect = createVictorDialect();
+    const dialect = createVictorDialect(WireDecodeError);
     const reported: WireDecodeError[] = [];
     const events = dialect.decode('{"v": 1, "event": "tool_result", "tool": "t", "success": true, "result": "ok", "elapsed_ms": "1s", "truncated": 1}', 4, (e) =>
       reported.push(e),

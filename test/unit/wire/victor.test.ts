@@ -15,7 +15,7 @@ const docsOf = (name: string): string[] =>
 
 /** Decodes documents with one dialect instance, as one stream would. */
 function decodeAll(docs: Array<string | Record<string, unknown>>): Array<WireEvent | UnknownEvent> {
-  const dialect = createVictorDialect();
+  const dialect = createVictorDialect(WireDecodeError);
   return docs.flatMap((doc, i) => dialect.decode(typeof doc === 'string' ? doc : JSON.stringify(doc), i + 1));
 }
 
@@ -290,7 +290,7 @@ describe('Victor v1 dialect, synthetic cases', () => {
   });
 
   it('returns other events as unknown events without opening a run', () => {
-    const dialect = createVictorDialect();
+    const dialect = createVictorDialect(WireDecodeError);
     expect(dialect.decode('{"v": 1, "event": "member_joined", "member": "ana", "__proto__": {"x": 1}}', 1)).toEqual([
       { method: 'member_joined', params: JSON.parse('{"member": "ana", "__proto__": {"x": 1}}'), unknown: true },
     ]);
@@ -341,7 +341,7 @@ describe('Victor v1 dialect, synthetic cases', () => {
   });
 
   it('forgets the open run on reset, so the next document opens a new one', () => {
-    const dialect = createVictorDialect();
+    const dialect = createVictorDialect(WireDecodeError);
     dialect.decode(JSON.stringify(v('tool_call', { tool: 'x' })), 1);
     dialect.decode(JSON.stringify(v('tool_result', { tool: 'x', success: true, result: '' })), 2);
     dialect.reset();
@@ -370,7 +370,7 @@ describe('Victor v1 dialect, synthetic cases', () => {
 describe('Victor v1 dialect, bad documents', () => {
   const reject = (text: string, lineNumber = 7): WireDecodeError => {
     try {
-      createVictorDialect().decode(text, lineNumber);
+      createVictorDialect(WireDecodeError).decode(text, lineNumber);
     } catch (err) {
       expect(err).toBeInstanceOf(WireDecodeError);
       return err as WireDecodeError;
@@ -393,7 +393,7 @@ describe('Victor v1 dialect, bad documents', () => {
   });
 
   it('rejects mistyped fields as invalid params and emits nothing for them', () => {
-    const dialect = createVictorDialect();
+    const dialect = createVictorDialect(WireDecodeError);
     const bad = [
       '{"v": 1, "event": "content", "content": 5}',
       '{"v": 1, "event": "thinking"}',
