@@ -211,7 +211,7 @@ export const chatStyles = css`
     border-top: 1px solid var(--_border);
     margin: 0.8em 0;
   }
-  /* Groups of 12 blocks or 32 list items in a long answer: earlier ones skip layout and paint out of view. */
+  /* Groups of 6 blocks or 32 list items in a long answer: earlier ones skip layout and paint out of view. */
   .message.answer .text :where(ul, ol) {
     padding-inline-start: 1.6em;
   }

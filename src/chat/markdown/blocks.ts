@@ -39,7 +39,7 @@ export const MAX_NESTING = 32;
  * (earlier ones with `content-visibility: auto`) is not. The last group is repainted whole on each update,
  * so it is kept small: blocks can be tall (paragraphs, display formulas, code).
  */
-export const GROUP_SIZE = 12;
+export const GROUP_SIZE = 6;
 /** A list's items go in groups of this many: items are usually a line each. */
 export const LIST_GROUP_SIZE = 32;
 const CODE_INDENT = 4;

@@ -357,8 +357,9 @@ describe('CommonMark details', () => {
 
   it('strips the closing # sequence of a heading', () => {
     expect(
+      // (past 6 blocks they go in groups: the test reads the headings only)
       everyWay('## Title ##\n# T #\n### a # b ###\n## x\\##\n## ##\n## a ## #\n# C# and F#\n## spaces  \n#### end ####   ')
-        .innerHTML,
+        .innerHTML.replace(/<\/?div[^>]*>/g, ''),
     ).toBe('<h2>Title</h2><h1>T</h1><h3>a # b</h3><h2>x##</h2><h2></h2><h2>a ##</h2><h1>C# and F#</h1><h2>spaces</h2><h4>end</h4>');
   });
 });
@@ -454,13 +455,13 @@ describe('createMarkdownStream', () => {
     expect(streamed(['a\r', '\nb\r\n\r', '\nc\rd']).innerHTML).toBe(whole('a\nb\n\nc\nd').innerHTML);
   });
 
-  it('groups a long answer\'s blocks by 12 and a long list\'s items by 32, numbering an ordered list across groups', () => {
+  it('groups a long answer\'s blocks by 6 and a long list\'s items by 32, numbering an ordered list across groups', () => {
     const paragraphs = Array.from({ length: 70 }, (_, i) => `Paragraph ${i}.`).join('\n\n');
     const doc = everyWay(paragraphs);
     const groups = [...doc.children];
     expect(groups.map((g) => [g.tagName, g.getAttribute('part'), g.childElementCount])).toEqual([
-      ...Array.from({ length: 5 }, () => ['DIV', 'group', 12]),
-      ['DIV', 'group', 10],
+      ...Array.from({ length: 11 }, () => ['DIV', 'group', 6]),
+      ['DIV', 'group', 4],
     ]);
     expect([...doc.querySelectorAll('p')].map((p) => p.textContent)).toEqual(Array.from({ length: 70 }, (_, i) => `Paragraph ${i}.`));
     const list = everyWay(Array.from({ length: 40 }, (_, i) => `${i + 5}. item ${i}`).join('\n')).querySelector('ol')!;
