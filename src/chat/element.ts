@@ -17,6 +17,7 @@ import { RunController, type RunOutcome, type RunSource } from './run-controller
 import { ScrollController } from './scroll-controller.js';
 import { TimelineChunks } from './parts/timeline-items.js';
 import { SessionController, type ChatStore } from './session-controller.js';
+import { targetElement, type MessageTarget } from './message-target.js';
 import { FilesController, type ChatWorkspace } from './files-controller.js';
 import { createSrcClient } from './src-client.js';
 import { AttachmentsController } from './attachments/controller.js';
@@ -51,6 +52,8 @@ export type {
   PagentChatEventMap,
   PagentErrorDetail,
   PagentEventDetail,
+  PagentExportDetail,
+  PagentImportDetail,
   PagentRunEndDetail,
   PagentSendDetail,
 } from './events.js';
@@ -85,6 +88,8 @@ const WIRE_LOG_LIMIT = 2000;
  * @event {CustomEvent<PagentEventDetail>} pagent-event - `{event}` for every event the timeline receives.
  * @event {CustomEvent<PagentRunEndDetail>} pagent-run-end - `{params}` of every `RunEnd` (also cancelled or failed runs).
  * @event {CustomEvent<PagentErrorDetail>} pagent-error - `{error: PagentError}` for every `RunError`.
+ * @event {CustomEvent<PagentExportDetail>} pagent-export - `{id, format, fileName, text}` before a conversation downloads from the list; cancelable: cancel to save it yourself.
+ * @event {CustomEvent<PagentImportDetail>} pagent-import - `{id, fileName}` after a file was imported from the list (it then opens).
  * @csspart timeline - The scrolling conversation (`role="log"`).
  * @csspart empty - The empty state: a short invitation and the suggestions, until the first message.
  * @csspart message - Every message; also `user` or `answer`.
@@ -113,7 +118,7 @@ const WIRE_LOG_LIMIT = 2000;
  * @csspart wire-log - The raw wire log drawer; `wire-line` (and `wire-line-error`) inside.
  * @csspart steer-button - "Send now" in the composer during a run of an agent that can be steered.
  * @csspart files - The files panel (with a `workspace`); `files-summary`, `file`, `file-download`, `file-delete` inside.
- * @csspart session-list - Stored conversations (with a `store`); `session`, `session-open` (with `session-title` and `session-date`), `session-rename`, `session-delete`, and while a delete is asked about `session-confirm` with `session-delete-confirm` and `session-delete-cancel` inside.
+ * @csspart session-list - Stored conversations (with a `store`); `session`, `session-open` (with `session-title` and `session-date`), `session-rename`, `session-delete`, and while a delete is asked about `session-confirm` with `session-delete-confirm` and `session-delete-cancel` inside. With a store that searches, exports or imports: `session-search` (the field), `search-hit` (a result, with `session-title` and `search-snippet`), `session-export` (then `session-export-choice` with `session-export-markdown`, `session-export-json`, `session-export-cancel`), `session-import` and `session-import-error`.
  * @cssproperty --pagent-color-background - Background.
  * @cssproperty --pagent-color-text - Text colour.
  * @cssproperty --pagent-color-muted - Secondary text.
@@ -241,6 +246,8 @@ export class PagentChat extends LitElement {
       this.timeline = addNotice(this.timeline, { code: error.code, message: error.message, where: error.where });
     },
     onError: (err) => void this.reportError(err),
+    onReveal: (target) => void this.reveal(target),
+    lit: { html, nothing },
   });
   private readonly attachments = new AttachmentsController({
     host: this,
@@ -444,7 +451,7 @@ export class PagentChat extends LitElement {
     const streaming = this.streaming;
     const { items } = this.timeline;
     return html`<div class="layout">
-      ${this.sessions.render(s, ctx.locale) ?? nothing}
+      ${this.sessions.render(s, resolveLocale(this.locale)) ?? nothing}
       <div class="main">
         <div
           part="timeline"
@@ -569,6 +576,22 @@ export class PagentChat extends LitElement {
     }
     const srcClient = this.srcClient.client;
     return (signal) => srcClient.stream(this.requestBody(text, srcClient.sessionId, attachments), { signal });
+  }
+
+  /** Scrolls a message of the conversation just opened into view and marks it for a few seconds. */
+  private async reveal(target: MessageTarget): Promise<void> {
+    await this.updateComplete;
+    const row = this.timelineEl && targetElement(this.timelineEl, target);
+    if (!row) return;
+    // the reader looks at this message now: the view stops following the newest one
+    this.scroller.atBottom = false;
+    row.dataset['hit'] = '';
+    row.tabIndex = -1;
+    row.scrollIntoView({ block: 'center' });
+    row.focus({ preventScroll: true });
+    // answers render their Markdown after the first paint: place the row again once they have
+    requestAnimationFrame(() => requestAnimationFrame(() => row.scrollIntoView({ block: 'center' })));
+    setTimeout(() => delete row.dataset['hit'], 4000);
   }
 
   /** Points the agent at another conversation once its run in flight (if any) has closed. */

@@ -1,0 +1,3 @@
+/** The conversation tools chunk: search, export and import, loaded once the conversation list shows. */
+export { ConversationTools } from './tools.js';
+export { adoptStyles } from './styles.js';
