@@ -2,7 +2,10 @@
 let sheet: CSSStyleSheet | undefined;
 
 const styles = `
-  .conv-tools { display: flex; gap: 4px; align-items: center; margin-bottom: 6px; }
+  .conv-tools {
+    position: sticky; top: -6px; z-index: 1; display: flex; gap: 4px; align-items: center;
+    margin: -6px -6px 4px; padding: 6px 6px 4px; background: var(--_bg);
+  }
   .conv-search {
     flex: 1; min-width: 0; font: inherit; color: inherit; background: var(--_bg);
     border: 1px solid var(--_border); border-radius: 6px; padding: 4px 8px; min-height: 28px;
