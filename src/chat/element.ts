@@ -17,7 +17,6 @@ import { RunController, type RunOutcome, type RunSource } from './run-controller
 import { ScrollController } from './scroll-controller.js';
 import { TimelineChunks } from './parts/timeline-items.js';
 import { SessionController, type ChatStore } from './session-controller.js';
-import { targetElement, type MessageTarget } from './message-target.js';
 import { FilesController, type ChatWorkspace } from './files-controller.js';
 import { createSrcClient } from './src-client.js';
 import { AttachmentsController } from './attachments/controller.js';
@@ -246,7 +245,12 @@ export class PagentChat extends LitElement {
       this.timeline = addNotice(this.timeline, { code: error.code, message: error.message, where: error.where });
     },
     onError: (err) => void this.reportError(err),
-    onReveal: (target) => void this.reveal(target),
+    onReveal: (show) =>
+      void this.updateComplete.then(() => {
+        // the reader looks at an older message now: the view stops following the newest one
+        this.scroller.atBottom = false;
+        if (this.timelineEl) show(this.timelineEl);
+      }),
     lit: { html, nothing },
   });
   private readonly attachments = new AttachmentsController({
@@ -576,22 +580,6 @@ export class PagentChat extends LitElement {
     }
     const srcClient = this.srcClient.client;
     return (signal) => srcClient.stream(this.requestBody(text, srcClient.sessionId, attachments), { signal });
-  }
-
-  /** Scrolls a message of the conversation just opened into view and marks it for a few seconds. */
-  private async reveal(target: MessageTarget): Promise<void> {
-    await this.updateComplete;
-    const row = this.timelineEl && targetElement(this.timelineEl, target);
-    if (!row) return;
-    // the reader looks at this message now: the view stops following the newest one
-    this.scroller.atBottom = false;
-    row.dataset['hit'] = '';
-    row.tabIndex = -1;
-    row.scrollIntoView({ block: 'center' });
-    row.focus({ preventScroll: true });
-    // answers render their Markdown after the first paint: place the row again once they have
-    requestAnimationFrame(() => requestAnimationFrame(() => row.scrollIntoView({ block: 'center' })));
-    setTimeout(() => delete row.dataset['hit'], 4000);
   }
 
   /** Points the agent at another conversation once its run in flight (if any) has closed. */

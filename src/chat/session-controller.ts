@@ -7,7 +7,6 @@ import type { ChatMessage } from '../agent/messages.js';
 import type { SessionSearchHit, SessionSearchOptions } from '../store/session-search.js';
 import type { LocaleName, PagentChatStrings } from './i18n.js';
 import type { ConversationTools } from './conversations/tools.js';
-import { messageTarget, type MessageTarget } from './message-target.js';
 import { renderSessionList, type SessionSummaryView } from './parts/session-list.js';
 
 /** The parts of a session store the element uses: `createSessionStore()` fits. */
@@ -35,8 +34,11 @@ export interface SessionControllerOptions {
   /** A conversation could not be opened (e.g. another tab blocks the database). */
   onOpenError(id: string, err: unknown): void;
   onError(err: unknown): void;
-  /** Shows one message of the conversation just opened (a search hit): scroll it into view, mark it. */
-  onReveal(target: MessageTarget): void;
+  /**
+   * Shows one message of the conversation just opened (a search hit): once the host has rendered it,
+   * it stops following the newest message and calls `show` with its timeline.
+   */
+  onReveal(show: (timeline: ParentNode) => void): void;
   /** Lit's `html` and `nothing`, handed to the lazily loaded tools so their chunk carries no Lit of its own. */
   lit: { html: typeof html; nothing: typeof nothing };
 }
@@ -56,6 +58,7 @@ export class SessionController implements ReactiveController {
   private shown: readonly ChatMessage[] = [];
   /** Search, export and import: a chunk loaded once a store is set. */
   private tools: ConversationTools | undefined;
+  private reveal: typeof import('./conversations/lazy.js').revealMessage | undefined;
   private toolsLoading: Promise<void> | undefined;
   private strings: PagentChatStrings | undefined;
   private locale: LocaleName = 'en';
@@ -96,6 +99,7 @@ export class SessionController implements ReactiveController {
     return (this.toolsLoading ??= import('./conversations/lazy.js').then((m) => {
       const host = this.host as unknown as ReactiveControllerHost & HTMLElement;
       m.adoptStyles(host.shadowRoot);
+      this.reveal = m.revealMessage;
       this.tools = new m.ConversationTools({
         host,
         store: () => this.store,
@@ -165,8 +169,9 @@ export class SessionController implements ReactiveController {
   async openAtMessage(id: string, seq: number): Promise<void> {
     await this.open(id, true);
     if (this.openId !== id) return;
-    const target = messageTarget(this.shown, seq);
-    if (target) this.options.onReveal(target);
+    const index = seq;
+    const messages = this.shown;
+    this.options.onReveal((timeline) => this.reveal?.(timeline, messages, index));
   }
 
   hostUpdated(): void {

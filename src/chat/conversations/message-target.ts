@@ -3,8 +3,8 @@
  * not keep message indices; a message's row is found by kind and ordinal instead: the timeline of the
  * messages up to and including it ends with that message's rows, and rows of a kind keep their order.
  */
-import type { ChatMessage } from '../agent/messages.js';
-import { timelineFromMessages } from './timeline.js';
+import type { ChatMessage } from '../../agent/messages.js';
+import { timelineFromMessages } from '../timeline.js';
 
 /** The `n`th row (0-based) of a kind among the rows of its kind. */
 export interface MessageTarget {
@@ -44,4 +44,21 @@ const SELECTOR: Record<MessageTarget['kind'], string> = {
 /** The rendered row of a target inside the element's timeline, if it is there. */
 export function targetElement(timeline: ParentNode, target: MessageTarget): HTMLElement | undefined {
   return timeline.querySelectorAll<HTMLElement>(SELECTOR[target.kind])[target.n];
+}
+
+/**
+ * Scrolls the row of `messages[index]` into view inside `timeline`, marks it (`data-hit`) for a few
+ * seconds and moves focus to it, so a screen reader reads the message that was searched for.
+ */
+export function revealMessage(timeline: ParentNode, messages: readonly ChatMessage[], index: number): void {
+  const target = messageTarget(messages, index);
+  const row = target && targetElement(timeline, target);
+  if (!row) return;
+  row.dataset['hit'] = '';
+  row.tabIndex = -1;
+  row.scrollIntoView({ block: 'center' });
+  row.focus({ preventScroll: true });
+  // answers render their Markdown after the first paint: place the row again once they have
+  requestAnimationFrame(() => requestAnimationFrame(() => row.scrollIntoView({ block: 'center' })));
+  setTimeout(() => delete row.dataset['hit'], 4000);
 }
