@@ -6,6 +6,11 @@ const styles = `
     position: sticky; top: -6px; z-index: 1; display: flex; gap: 4px; align-items: center;
     margin: -6px -6px 4px; padding: 6px 6px 4px; background: var(--_bg);
   }
+  /* focused rows scroll clear of the sticky search field */
+  .session-list:has(.conv-tools) { scroll-padding-top: 44px; }
+  @container pagent-chat (max-width: 560px) {
+    .session-list:has(.conv-tools) { max-height: 11.5em; }
+  }
   .conv-search {
     flex: 1; min-width: 0; font: inherit; color: inherit; background: var(--_bg);
     border: 1px solid var(--_border); border-radius: 6px; padding: 4px 8px; min-height: 28px;
