@@ -1,4 +1,5 @@
 // Export (Markdown, JSON) and import (picker, drop) from the conversation list, against a real IndexedDB store.
+import { expect as chaiExpect } from '@open-wc/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PagentChat } from '../../../src/chat/element.js';
 import { createSessionStore, type SessionStore } from '../../../src/store/index.js';
@@ -53,6 +54,7 @@ async function exportVia(el: PagentChat, format: 'markdown' | 'json'): Promise<v
   $<HTMLButtonElement>(el, '[part="session-export"]')!.click();
   await until(() => $(el, `[part="session-export-${format}"]`) !== null, 'the export choice');
   expect(el.shadowRoot!.activeElement?.getAttribute('part')).toBe('session-export-markdown');
+  await chaiExpect(el).to.be.accessible();
   $<HTMLButtonElement>(el, `[part="session-export-${format}"]`)!.click();
   await until(() => $(el, '[part="session-export-choice"]') === null, 'the choice closed');
 }
@@ -154,6 +156,7 @@ describe('importing into the list', () => {
       expect($(el, '[part="session-import-error"]')!.getAttribute('role')).toBe('alert');
       expect(await ids(store)).toEqual(listed);
     }
+    await chaiExpect(el).to.be.accessible();
   });
 
   it('says it in Chinese too', async () => {
