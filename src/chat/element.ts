@@ -51,6 +51,8 @@ export type {
   PagentChatEventMap,
   PagentErrorDetail,
   PagentEventDetail,
+  PagentExportDetail,
+  PagentImportDetail,
   PagentRunEndDetail,
   PagentSendDetail,
 } from './events.js';
@@ -85,6 +87,8 @@ const WIRE_LOG_LIMIT = 2000;
  * @event {CustomEvent<PagentEventDetail>} pagent-event - `{event}` for every event the timeline receives.
  * @event {CustomEvent<PagentRunEndDetail>} pagent-run-end - `{params}` of every `RunEnd` (also cancelled or failed runs).
  * @event {CustomEvent<PagentErrorDetail>} pagent-error - `{error: PagentError}` for every `RunError`.
+ * @event {CustomEvent<PagentExportDetail>} pagent-export - `{id, format, fileName, text}` before a conversation downloads from the list; cancelable: cancel to save it yourself.
+ * @event {CustomEvent<PagentImportDetail>} pagent-import - `{id, fileName}` after a file was imported from the list (it then opens).
  * @csspart timeline - The scrolling conversation (`role="log"`).
  * @csspart empty - The empty state: a short invitation and the suggestions, until the first message.
  * @csspart message - Every message; also `user` or `answer`.
@@ -113,7 +117,7 @@ const WIRE_LOG_LIMIT = 2000;
  * @csspart wire-log - The raw wire log drawer; `wire-line` (and `wire-line-error`) inside.
  * @csspart steer-button - "Send now" in the composer during a run of an agent that can be steered.
  * @csspart files - The files panel (with a `workspace`); `files-summary`, `file`, `file-download`, `file-delete` inside.
- * @csspart session-list - Stored conversations (with a `store`); `session`, `session-open` (with `session-title` and `session-date`), `session-rename`, `session-delete`, and while a delete is asked about `session-confirm` with `session-delete-confirm` and `session-delete-cancel` inside.
+ * @csspart session-list - Stored conversations (with a `store`); `session`, `session-open` (with `session-title` and `session-date`), `session-rename`, `session-delete`, and while a delete is asked about `session-confirm` with `session-delete-confirm` and `session-delete-cancel` inside. With a store that searches, exports or imports: `session-search` (the field), `search-hit` (a result, with `session-title` and `search-snippet`), `session-export` (then `session-export-choice` with `session-export-markdown`, `session-export-json`, `session-export-cancel`), `session-import` and `session-import-error`.
  * @cssproperty --pagent-color-background - Background.
  * @cssproperty --pagent-color-text - Text colour.
  * @cssproperty --pagent-color-muted - Secondary text.
@@ -241,6 +245,13 @@ export class PagentChat extends LitElement {
       this.timeline = addNotice(this.timeline, { code: error.code, message: error.message, where: error.where });
     },
     onError: (err) => void this.reportError(err),
+    onReveal: (show) =>
+      void this.updateComplete.then(() => {
+        // the reader looks at an older message now: the view stops following the newest one
+        this.scroller.atBottom = false;
+        if (this.timelineEl) show(this.timelineEl);
+      }),
+    lit: { html, nothing },
   });
   private readonly attachments = new AttachmentsController({
     host: this,
@@ -444,7 +455,7 @@ export class PagentChat extends LitElement {
     const streaming = this.streaming;
     const { items } = this.timeline;
     return html`<div class="layout">
-      ${this.sessions.render(s, ctx.locale) ?? nothing}
+      ${this.sessions.render(s, resolveLocale(this.locale)) ?? nothing}
       <div class="main">
         <div
           part="timeline"

@@ -27,12 +27,33 @@ export interface PagentErrorDetail {
   error: PagentError;
 }
 
+/**
+ * `pagent-export`: a conversation is about to be downloaded from the list. Cancel it to save `text`
+ * yourself (no download starts then).
+ */
+export interface PagentExportDetail {
+  id: string;
+  format: 'markdown' | 'json';
+  /** The download's name, derived from the title (sanitised). */
+  fileName: string;
+  /** The file's content: the Markdown transcript, or exactly `store.export(id)`. */
+  text: string;
+}
+/** `pagent-import`: a file was imported into the store (then opened). */
+export interface PagentImportDetail {
+  /** The stored conversation's id (a new one when the file's id was taken). */
+  id: string;
+  fileName: string;
+}
+
 /** Payloads by event name. */
 export interface PagentChatEventMap {
   'pagent-send': CustomEvent<PagentSendDetail>;
   'pagent-event': CustomEvent<PagentEventDetail>;
   'pagent-run-end': CustomEvent<PagentRunEndDetail>;
   'pagent-error': CustomEvent<PagentErrorDetail>;
+  'pagent-export': CustomEvent<PagentExportDetail>;
+  'pagent-import': CustomEvent<PagentImportDetail>;
 }
 
 /** Builds one of the element's events: bubbling, composed, and cancelable for `pagent-send`. */

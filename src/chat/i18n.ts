@@ -109,6 +109,26 @@ export interface PagentChatStrings {
   attachments?: string;
   /** The name shown for an image that has none (a pasted or stored image). */
   image?: string;
+  // The conversation search, export and import strings come with their chunk (defaults in all three
+  // languages); set them here to override. `{count}`: conversations found, `{title}`: a conversation's
+  // title, `{name}`: a file's name, `{size}`, `{max}`: sizes.
+  searchConversations?: string;
+  searchFoundOne?: string;
+  searchFound?: string;
+  searchNone?: string;
+  exportConversation?: string;
+  exportAs?: string;
+  exportMarkdown?: string;
+  exportJson?: string;
+  importConversation?: string;
+  importNotJson?: string;
+  importWrongFormat?: string;
+  importWrongVersion?: string;
+  importInvalid?: string;
+  importTooLarge?: string;
+  importFailed?: string;
+  imported?: string;
+  dropImport?: string;
 }
 
 const en: PagentChatStrings = {

@@ -2,9 +2,11 @@
  * Keeps `<pagent-chat>`'s list of stored conversations in step with a session store: lists them,
  * reopens, renames and deletes, and refreshes on every store change (also from other tabs).
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveControllerHost, html, nothing } from 'lit';
 import type { ChatMessage } from '../agent/messages.js';
-import type { PagentChatStrings } from './i18n.js';
+import type { SessionSearchHit, SessionSearchOptions } from '../store/session-search.js';
+import type { LocaleName, PagentChatStrings } from './i18n.js';
+import type { ConversationTools } from './conversations/tools.js';
 import { renderSessionList, type SessionSummaryView } from './parts/session-list.js';
 
 /** The parts of a session store the element uses: `createSessionStore()` fits. */
@@ -15,6 +17,12 @@ export interface ChatStore {
   delete(id: string): Promise<unknown>;
   /** Optional: change notifications; returns the unsubscribe function. */
   subscribe?(listener: () => void): () => void;
+  /** Optional: shows a search field over the list. */
+  search?(query: string, options?: SessionSearchOptions): Promise<SessionSearchHit[]>;
+  /** Optional: shows an export button on each row (Markdown or this JSON). */
+  export?(id: string): Promise<string>;
+  /** Optional: shows an import button (and takes a dropped file) for files `export` wrote. */
+  import?(json: string): Promise<string>;
 }
 
 /** Callbacks of {@link SessionController}. */
@@ -26,6 +34,13 @@ export interface SessionControllerOptions {
   /** A conversation could not be opened (e.g. another tab blocks the database). */
   onOpenError(id: string, err: unknown): void;
   onError(err: unknown): void;
+  /**
+   * Shows one message of the conversation just opened (a search hit): once the host has rendered it,
+   * it stops following the newest message and calls `show` with its timeline.
+   */
+  onReveal(show: (timeline: ParentNode) => void): void;
+  /** Lit's `html` and `nothing`, handed to the lazily loaded tools so their chunk carries no Lit of its own. */
+  lit: { html: typeof html; nothing: typeof nothing };
 }
 
 /** The reactive controller behind the conversation list. */
@@ -39,6 +54,14 @@ export class SessionController implements ReactiveController {
   private focusTarget: { id: string; part: string } | undefined;
   /** The conversation shown, if it came from the store. */
   openId: string | undefined;
+  /** The messages of the conversation last opened. */
+  private shown: readonly ChatMessage[] = [];
+  /** Search, export and import: a chunk loaded once a store is set. */
+  private tools: ConversationTools | undefined;
+  private reveal: typeof import('./conversations/lazy.js').revealMessage | undefined;
+  private toolsLoading: Promise<void> | undefined;
+  private strings: PagentChatStrings | undefined;
+  private locale: LocaleName = 'en';
 
   constructor(
     private readonly host: ReactiveControllerHost & { readonly isConnected: boolean; readonly renderRoot: HTMLElement | DocumentFragment },
@@ -60,6 +83,7 @@ export class SessionController implements ReactiveController {
   hostConnected(): void {
     const store = this.store;
     if (!store) return;
+    if (store.search || store.export || store.import) void this.loadTools();
     if (!this.unsubscribe && store.subscribe) this.unsubscribe = store.subscribe(() => void this.refresh());
     void this.refresh();
   }
@@ -67,6 +91,31 @@ export class SessionController implements ReactiveController {
   hostDisconnected(): void {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.tools?.stop();
+  }
+
+  /** Loads the search / export / import chunk once; the host renders again when it arrives. */
+  loadTools(): Promise<void> {
+    return (this.toolsLoading ??= import('./conversations/lazy.js').then((m) => {
+      const host = this.host as unknown as ReactiveControllerHost & HTMLElement;
+      m.adoptStyles(host.shadowRoot);
+      this.reveal = m.revealMessage;
+      this.tools = new m.ConversationTools({
+        host,
+        store: () => this.store,
+        strings: () => this.strings!,
+        locale: () => this.locale,
+        lit: this.options.lit,
+        open: async (id, seq) => {
+          if (seq !== undefined) return this.openAtMessage(id, seq);
+          await this.refresh();
+          return this.open(id, true);
+        },
+        title: (id) => this.sessions.find((x) => x.id === id)?.title || (this.strings?.untitled ?? ''),
+        error: (err) => this.options.onError(err),
+      });
+      this.host.requestUpdate();
+    }));
   }
 
   /** Reads the list again. */
@@ -76,6 +125,7 @@ export class SessionController implements ReactiveController {
     try {
       this.sessions = await store.list();
       this.host.requestUpdate();
+      if (this.tools?.hits) void this.tools.search();
     } catch (err) {
       this.options.onError(err);
     }
@@ -102,10 +152,26 @@ export class SessionController implements ReactiveController {
     try {
       const session = await this.store?.load(id);
       this.openId = id;
-      this.options.onOpen(id, session?.messages ?? [], fromList);
+      this.shown = session?.messages ?? [];
+      this.options.onOpen(id, this.shown, fromList);
     } catch (err) {
       this.options.onOpenError(id, err);
     }
+  }
+
+  /**
+   * Opens a stored conversation at one of its messages (a search hit's `seq`), then has the host scroll
+   * it into view and mark it. Message records are keyed `["message", id, 0 .. n-1]` today, so `seq` is
+   * the message's index in the loaded conversation. Once conversations are trees (records with a
+   * `parent`), this is the one place to change: load with `load(id, { through: seq })` and look `seq` up
+   * on the path it returns.
+   */
+  async openAtMessage(id: string, seq: number): Promise<void> {
+    await this.open(id, true);
+    if (this.openId !== id) return;
+    const index = seq;
+    const messages = this.shown;
+    this.options.onReveal((timeline) => this.reveal?.(timeline, messages, index));
   }
 
   hostUpdated(): void {
@@ -156,9 +222,21 @@ export class SessionController implements ReactiveController {
   }
 
   /** The list, or nothing without a store. */
-  render(strings: PagentChatStrings, locale: string) {
+  render(strings: PagentChatStrings, locale: LocaleName) {
     if (!this.store) return undefined;
+    this.strings = strings;
+    this.locale = locale;
+    const tools = this.tools;
     return renderSessionList({
+      tools: tools && {
+        header: tools.renderHeader(),
+        results: tools.renderResults(),
+        dropping: tools.dropping,
+        hasExport: Boolean(this.store.export),
+        rowAction: (id, title) => tools.renderRowAction(id, title),
+        rowOverride: (id, title) => tools.renderExportChoice(id, title),
+        onDrag: (e) => tools.onDrag(e),
+      },
       strings,
       locale,
       sessions: this.sessions,

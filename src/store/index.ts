@@ -9,6 +9,9 @@ export type {
   StorageEstimateBytes,
 } from './session-store.js';
 export type { SessionKind, SessionExport } from './records.js';
+export { conversationToMarkdown } from './session-markdown.js';
+export type { MarkdownLabels, MarkdownOptions, MarkdownSource } from './session-markdown.js';
+export type { SessionSearchHit, SessionSearchOptions, SearchSnippet } from './session-search.js';
 export { StoreError } from '../errors.js';
 export type { StoreErrorReason } from '../errors.js';
 export { createKeyStore } from './key-store.js';

@@ -28,6 +28,7 @@ import {
 } from './records.js';
 import { Session } from '../agent/session.js';
 import { blobRange, nameQuotaAttachment, putMessage, restoreMessage, type BlobKey } from './attachment-blobs.js';
+import { searchSessions, type SessionSearchHit, type SessionSearchOptions } from './session-search.js';
 
 /** Options of {@link createSessionStore}. */
 export interface SessionStoreOptions {
@@ -119,6 +120,13 @@ export interface SessionStore {
    * import never overwrites). @throws StoreError `invalid` for a malformed file; nothing is written then.
    */
   import(json: string): Promise<string>;
+  /**
+   * Finds conversations by title and message text (case- and width-insensitive, CJK included): title hits
+   * first, then message hits, newest `updatedAt` first, each with a snippet around the match. Reads one
+   * conversation at a time in small batches (never every message at once) and stops at `limit` hits.
+   * An empty query finds nothing. @throws the signal's reason when `signal` aborts.
+   */
+  search(query: string, options?: SessionSearchOptions): Promise<SessionSearchHit[]>;
   /** Asks the browser to keep this origin's storage under pressure; `true` when it is persisted. */
   persist(): Promise<boolean>;
   /** The origin's estimated storage usage and quota in bytes. */
@@ -608,6 +616,10 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       known.add(id);
       emit({ type: 'save', id, messageCount: record.messageCount });
       return id;
+    },
+
+    search(query, searchOptions) {
+      return searchSessions((body) => run('readonly', 'search', undefined, body), query, searchOptions);
     },
 
     async persist() {

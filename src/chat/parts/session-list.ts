@@ -72,6 +72,22 @@ export interface SessionListView {
   readonly onAskDelete: (id: string) => void;
   readonly onCancelDelete: (id: string) => void;
   readonly onDelete: (id: string) => void;
+  /** Search, export and import, once their chunk is loaded. */
+  readonly tools?: SessionListTools | undefined;
+}
+
+/** What the conversation tools chunk adds to the list. */
+export interface SessionListTools {
+  /** The search field and import button over the list. */
+  readonly header: unknown;
+  /** Search results shown in place of the list, while a query is typed. */
+  readonly results: unknown;
+  readonly dropping: boolean;
+  readonly hasExport: boolean;
+  readonly rowAction: (id: string, title: string) => unknown;
+  /** Replaces a row (its export choices) when it returns something. */
+  readonly rowOverride: (id: string, title: string) => unknown;
+  readonly onDrag: (e: DragEvent) => void;
 }
 
 function renderTitleInput(view: SessionListView, x: SessionSummaryView): TemplateResult {
@@ -116,10 +132,12 @@ function renderConfirm(view: SessionListView, x: SessionSummaryView, title: stri
   </div>`;
 }
 
-function renderRow(view: SessionListView, x: SessionSummaryView): TemplateResult {
+function renderRow(view: SessionListView, x: SessionSummaryView): unknown {
   const s = view.strings;
   const title = x.title || s.untitled;
   if (x.id === view.confirmingId) return renderConfirm(view, x, title);
+  const override = view.tools?.rowOverride(x.id, short(title));
+  if (override) return override;
   const date = x.updatedAt ? formatUpdated(x.updatedAt, view.locale) : '';
   return html`${x.id === view.editingId
       ? renderTitleInput(view, x)
@@ -128,6 +146,7 @@ function renderRow(view: SessionListView, x: SessionSummaryView): TemplateResult
           ${date === '' ? nothing : html`<span part="session-date" class="session-date">${date}</span>`}
         </button>`}
     <span class="session-actions">
+      ${view.tools?.rowAction(x.id, short(title)) ?? nothing}
       <button
         part="session-rename"
         type="button"
@@ -154,8 +173,21 @@ function renderRow(view: SessionListView, x: SessionSummaryView): TemplateResult
  */
 export function renderSessionList(view: SessionListView): TemplateResult {
   const s = view.strings;
-  return html`<nav part="session-list" class="session-list" aria-label=${s.conversations}>
-    ${view.sessions.length === 0
+  const tools = view.tools;
+  const drag = tools ? (e: DragEvent) => tools.onDrag(e) : undefined;
+  return html`<nav
+    part="session-list"
+    class="session-list ${tools?.dropping ? 'dropping' : ''} ${tools?.hasExport ? 'has-export' : ''}"
+    aria-label=${s.conversations}
+    @dragenter=${drag}
+    @dragover=${drag}
+    @dragleave=${drag}
+    @drop=${drag}
+  >
+    ${tools?.header ?? nothing}
+    ${tools?.results !== undefined
+      ? tools.results
+      : view.sessions.length === 0
       ? html`<p class="sessions-empty">${s.conversationsEmpty}</p>`
       : html`<ul>
           ${repeat(
