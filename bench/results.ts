@@ -4,7 +4,7 @@
  * benchmarks' own printouts, all from one run on one machine, which the file describes.
  */
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -17,6 +17,23 @@ const SETS = [
   { lines: 10_000, rounds: 21 },
   { lines: 200_000, rounds: 9 },
 ];
+/**
+ * A section measured by a run of its own and kept as it is when the file is rewritten:
+ * `npx tsx bench/run.ts deep-chat` takes minutes, most of them deep-chat's.
+ */
+const KEPT_SECTION = '## Render cost against deep-chat';
+
+/** The kept section from the current bench/results.md (up to the next section), or '' when it has none. */
+function keptSection(): string {
+  const path = here('./results.md');
+  if (!existsSync(path)) return '';
+  const text = readFileSync(path, 'utf8');
+  const start = text.indexOf(`\n${KEPT_SECTION}\n`);
+  if (start < 0) return '';
+  const end = text.indexOf('\n## ', start + 1);
+  return text.slice(start + 1, end < 0 ? undefined : end).trimEnd();
+}
+
 /** The other benchmarks whose printouts are copied in (bench/<name>.bench.ts). */
 const OTHERS = ['agent', 'store', 'element', 'llm'];
 
@@ -120,6 +137,7 @@ for (const name of OTHERS) {
   console.error(`${name}: done`);
 }
 
+const kept = keptSection();
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const md = `# Benchmark results
 
@@ -163,6 +181,6 @@ ${moduleTable(sizes)}
 ## Other benchmarks (their own printouts, same run)
 
 ${others.join('\n\n')}
-`;
+${kept ? `\n${kept}\n` : ''}`;
 writeFileSync(here('./results.md'), md);
 console.error('bench/results.md written');
