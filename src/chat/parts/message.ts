@@ -8,9 +8,11 @@ import { streamText } from './stream-text.js';
 
 /** A message the user sent. */
 export function renderUser(item: UserItem, ctx: PartContext): TemplateResult {
-  return html`<article part="message user" class="message user" aria-label=${ctx.strings.you}>
-    ${item.text === '' && item.attachments ? nothing : html`<div class="bubble" part="message-text">${item.text}</div>`}
+  const editing = ctx.editingKey === item.key;
+  return html`<article part="message user" class="message user" aria-label=${ctx.strings.you} data-key=${item.key}>
+    ${editing || (item.text === '' && item.attachments) ? nothing : html`<div class="bubble" part="message-text">${item.text}</div>`}
     ${item.attachments ? ctx.renderAttachments?.(item.attachments) : nothing}
+    ${ctx.messageActions?.(item) ?? nothing}
   </article>`;
 }
 
@@ -21,9 +23,11 @@ export function renderAnswer(item: AnswerItem, ctx: PartContext): TemplateResult
     class="message answer"
     aria-label=${ctx.strings.assistant}
     data-streaming=${item.streaming ? 'true' : 'false'}
+    data-key=${item.key}
   >
     <div class="text" part="answer-text" ${streamText(item.text, item.streaming, ctx.answerRenderer)}></div>
     ${item.stopped ? html`<p class="stopped" part="stopped">${ctx.strings.stopped}</p>` : nothing}
+    ${ctx.messageActions?.(item) ?? nothing}
   </article>`;
 }
 
