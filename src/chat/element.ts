@@ -716,13 +716,13 @@ export class PagentChat extends LitElement {
     edit: (key: string) => {
       this.actions.editingKey = key;
       this.actions.bump();
-      void this.focusLater(`[data-key="${key}"] textarea`);
+      void this.focusLater(`.editor[data-key="${key}"] textarea`);
     },
     sendEdit: (key: string, text: string) => void this.rerun(key, text),
     cancelEdit: (key: string) => {
       this.actions.editingKey = undefined;
       this.actions.bump();
-      void this.focusLater(`[data-key="${key}"] [part="edit-button"]`);
+      void this.focusLater(`.message-actions[data-key="${key}"] [part="edit-button"]`);
     },
     switchTo: (key: string, seq: number) => void this.showVersion(key, seq),
   };
@@ -787,7 +787,7 @@ export class PagentChat extends LitElement {
     await this.branchesReady;
     // keyboard focus stays on the switcher of the same message
     const shown = [...this.actions.places].find(([, p]) => p.index === index)?.[0];
-    if (shown) void this.focusLater(`[data-key="${shown}"] [part="branch-switcher"] button:not([disabled])`);
+    if (shown) void this.focusLater(`.message-actions[data-key="${shown}"] [part="branch-switcher"] button:not([disabled])`);
   }
 
   private reportError(err: unknown): PagentError {

@@ -164,7 +164,7 @@ export class MessageActions {
   ): TemplateResult | typeof nothing {
     if (item.kind === 'answer' && item.streaming) return nothing;
     if (item.kind === 'user' && this.editingKey === item.key) {
-      return renderEditor(item.text, ctx, { send: (text) => on.sendEdit(item.key, text), cancel: () => on.cancelEdit(item.key) });
+      return renderEditor(item.key, item.text, ctx, { send: (text) => on.sendEdit(item.key, text), cancel: () => on.cancelEdit(item.key) });
     }
     const place = branching ? this.places.get(item.key) : undefined;
     const target: MessageActionTarget = {

@@ -704,11 +704,11 @@ export const chatStyles = css`
     flex-wrap: wrap;
     align-items: center;
     gap: 4px;
-    margin-top: 4px;
+    margin-top: calc(2px - var(--_gap));
     color: var(--_muted);
     font-size: 0.85em;
   }
-  .message.user .message-actions {
+  .message-actions.user {
     justify-content: flex-end;
   }
   .message-actions button {
@@ -737,9 +737,8 @@ export const chatStyles = css`
     color: var(--_danger);
   }
   /* The message being edited takes the timeline's width, so the editor never runs past the edge. */
-  .message.user:has(.editor) {
-    align-self: stretch;
-    max-width: none;
+  .message.user:has(+ .editor) {
+    display: none;
   }
   .editor {
     display: flex;

@@ -41,7 +41,10 @@ function versions(key: string, target: MessageActionTarget, ctx: PartContext, on
   </span>`;
 }
 
-/** The action row of one message (`role="toolbar"`, so screen readers announce it as a group of actions). */
+/**
+ * The action row of one message (`role="toolbar"`, so screen readers announce it as a group of actions),
+ * placed right after the message's `<article>`, so the message's own text content stays just the message.
+ */
 export function renderMessageActions(
   key: string,
   target: MessageActionTarget,
@@ -50,7 +53,7 @@ export function renderMessageActions(
   copied: { ok: boolean } | undefined,
 ): TemplateResult {
   const s = ctx.strings;
-  return html`<div part="message-actions" class="message-actions" role="toolbar" aria-label=${s.messageActions}>
+  return html`<div part="message-actions" class="message-actions ${target.role}" role="toolbar" aria-label=${s.messageActions} data-key=${key}>
     ${versions(key, target, ctx, on)}
     <button part="copy-button" type="button" @click=${(e: Event) => on.copy(key, target, e.currentTarget as HTMLElement)}>
       ${copied?.ok ? s.copied : s.copy}
@@ -68,6 +71,7 @@ export function renderMessageActions(
  * makes a new line, Escape cancels.
  */
 export function renderEditor(
+  key: string,
   text: string,
   ctx: PartContext,
   on: { send(text: string): void; cancel(): void },
@@ -75,7 +79,7 @@ export function renderEditor(
   const s = ctx.strings;
   const field = (e: Event): HTMLTextAreaElement =>
     (e.currentTarget as HTMLElement).closest('.editor')!.querySelector('textarea')!;
-  return html`<div part="message-editor" class="editor">
+  return html`<div part="message-editor" class="editor" data-key=${key}>
     <textarea part="editor-input" aria-label=${s.editLabel} .value=${text} rows="3"
       @keydown=${(e: KeyboardEvent) => {
         if (e.key === 'Escape') {

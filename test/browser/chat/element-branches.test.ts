@@ -50,11 +50,11 @@ async function setup(responses: ScriptedResponse[], name = `element-branches-${c
 
 const users = (el: PagentChat): string[] => $$(el, '[part~="user"] [part="message-text"]').map((n) => n.textContent ?? '');
 const actionsOf = (el: PagentChat, role: 'user' | 'answer', i: number): HTMLElement =>
-  $$(el, `[part~="${role}"]`).at(i)!.querySelector<HTMLElement>('[part="message-actions"]')!;
+  $$(el, `[part~="${role}"]`).at(i)!.nextElementSibling as HTMLElement;
 const position = (el: PagentChat, role: 'user' | 'answer', i: number): string | undefined =>
   actionsOf(el, role, i)?.querySelector('[part="branch-position"]')?.textContent ?? undefined;
 /** The last answer offers Regenerate: its run has ended and its place in the store is known. */
-const idle = (el: PagentChat): boolean => $$(el, '[part~="answer"]').at(-1)?.querySelector('[part="regenerate-button"]') != null;
+const idle = (el: PagentChat): boolean => $$(el, '[part~="answer"]').at(-1)?.nextElementSibling?.querySelector('[part="regenerate-button"]') != null;
 
 async function ask(el: PagentChat, q: string, a: string): Promise<void> {
   el.send(q);
