@@ -12,8 +12,7 @@ import { isLocaleLoaded, loadLocale, resolveLocale, stringsFor, type PagentChatS
 import { renderComposer, renderSuggestions } from './parts/composer.js';
 import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
-import { MessageActions, copyText, type BranchStore } from './message-actions.js';
-import type { MessageActionTarget } from './parts/message-actions.js';
+import type { MessageActions } from './actions/message-actions.js';
 import { renderWireLog, type WireLogLine } from './parts/wire-log.js';
 import { RunController, type RunOutcome, type RunSource } from './run-controller.js';
 import { ScrollController } from './scroll-controller.js';
@@ -227,10 +226,10 @@ export class PagentChat extends LitElement {
       this.denyPendingApprovals();
       this.attachments.state?.clear();
       this.timeline = timelineFromMessages(messages);
-      this.actions.clear();
+      this.actions?.clear();
       // the agent continues the conversation shown (it restores it from the store on its next run)
       if (fromList) this.switchAgentSession(id);
-      this.branchesReady = this.refreshBranches(id);
+      void this.actions?.update(id);
     },
     onDelete: async () => {
       // the run stops and the agent saves its cut turn and moves to a new conversation before the delete,
@@ -255,7 +254,6 @@ export class PagentChat extends LitElement {
   private srcClient: { url: string; client: ChatClient } | undefined;
   private approvals = new Map<string, (approved: boolean) => void>();
   private readonly agentRuns = new AgentRuns();
-  private readonly actions = new MessageActions(() => this.requestUpdate());
   private wireLineCount = 0;
   /** True while the run in flight is `src`'s, whose client logs the raw lines itself. */
   private runLogsLines = false;
@@ -332,7 +330,7 @@ export class PagentChat extends LitElement {
     const source = this.sourceFor(text, retry, attachments);
     this.runLogsLines = !this.agent && !this.client && Boolean(this.src);
     if (source) {
-      void this.runs.start(source).then(() => (this.branchesReady = this.refreshBranches()));
+      void this.runs.start(source).then(() => this.actions?.update());
       return;
     }
     // Nothing to send to, and the page did not take the message (it did not cancel pagent-send).
@@ -371,7 +369,7 @@ export class PagentChat extends LitElement {
     this.denyPendingApprovals();
     this.attachments.state?.clear();
     this.timeline = createTimeline();
-    this.actions.clear();
+    this.actions?.clear();
     this.wireLines = [];
     this.srcClient = undefined;
     this.announcement = '';
@@ -437,6 +435,7 @@ export class PagentChat extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    this.loadActions();
     this.focusedBefore = this.shadowRoot?.activeElement ?? null;
     if (changed.has('store')) this.sessions.setStore(this.store);
     if (changed.has('workspace')) this.filesPanel.setWorkspace(this.workspace);
@@ -532,7 +531,7 @@ export class PagentChat extends LitElement {
     const { allowImage, renderers } = this;
     const c = this.cachedContext;
     const loaded = Boolean(this.attachments.state);
-    const actions = this.actions.version + (this.canBranch ? 0.5 : 0);
+    const actions = this.actions ? this.actions.version + (this.actions.canBranch ? 0.5 : 0) : -2;
     if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && this.contextActions === actions) return c;
     this.contextActions = actions;
     this.contextLoaded = loaded;
@@ -549,8 +548,8 @@ export class PagentChat extends LitElement {
         this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(`The renderer of tool "${name}" failed: ${String(cause)}`, { code: 'render', where: `renderers.${name}`, cause }) })),
       onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
       renderAttachments: (list) => this.attachments.renderMessage(list),
-      messageActions: (item) => this.actions.render(item, this.cachedContext!, this.actionHandlers, this.canBranch),
-      editingKey: this.actions.editingKey,
+      messageActions: (item) => this.actions?.render(item, this.cachedContext!, this.actions.canBranch),
+      editingKey: this.actions?.editingKey,
     };
     return this.cachedContext;
   }
@@ -683,111 +682,46 @@ export class PagentChat extends LitElement {
     this.requestUpdate();
   }
 
-  // ----- message actions (see ./message-actions.ts) -----
+  // ----- message actions: a chunk loaded on first render (see ./actions/message-actions.ts) -----
 
-  /** Settles once the shown messages are placed on the stored tree (after an open, a run, a switch). */
-  private branchesReady: Promise<void> = Promise.resolve();
+  private actions: MessageActions | undefined;
+  private actionsLoading: Promise<unknown> | undefined;
 
-  private get branchStore(): BranchStore | undefined {
-    const s = this.store as Partial<BranchStore> | undefined;
-    return typeof s?.loadTree === 'function' && typeof s.switchBranch === 'function' ? (s as BranchStore) : undefined;
-  }
-
-  /** Edit, Regenerate and versions: an agent that can rewind, a store with trees, no run going. */
-  private get canBranch(): boolean {
-    return Boolean(this.agent?.rewind && this.agent.sessionId !== undefined && this.branchStore) && !this.runs.running && !this.timeline.runOpen;
-  }
-
-  private async refreshBranches(id = this.agent?.sessionId): Promise<void> {
-    const store = this.branchStore;
-    const agent = this.agent;
-    if (!store || !agent?.rewind || id === undefined) return;
-    try {
-      await agent.whenSaved?.();
-      await this.actions.refresh(store, id, this.timeline.items);
-    } catch (err) {
-      this.reportError(err);
-    }
-  }
-
-  private readonly actionHandlers = {
-    copy: (key: string, target: MessageActionTarget) => void this.copyMessage(key, target),
-    regenerate: (key: string) => void this.rerun(key, undefined),
-    edit: (key: string) => {
-      this.actions.editingKey = key;
-      this.actions.bump();
-      void this.focusLater(`.editor[data-key="${key}"] textarea`);
-    },
-    sendEdit: (key: string, text: string) => void this.rerun(key, text),
-    cancelEdit: (key: string) => {
-      this.actions.editingKey = undefined;
-      this.actions.bump();
-      void this.focusLater(`.message-actions[data-key="${key}"] [part="edit-button"]`);
-    },
-    switchTo: (key: string, seq: number) => void this.showVersion(key, seq),
-  };
-
-  private async focusLater(selector: string): Promise<void> {
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
-  }
-
-  private async copyMessage(key: string, target: MessageActionTarget): Promise<void> {
-    if (!this.dispatchEvent(createChatEvent('pagent-copy', { text: target.text, role: target.role }))) return;
-    const ok = await copyText(target.text, this.renderRoot as ShadowRoot);
-    this.actions.showCopied(key, ok);
-    this.announcement = ok ? this.localStrings.copied : this.localStrings.copyFailed;
-  }
-
-  /**
-   * Regenerates the answer `key` (`text` undefined) or sends the edited user message `key`: the agent
-   * keeps the conversation up to that point and the run's messages are stored as a new branch.
-   */
-  private async rerun(key: string, text: string | undefined): Promise<void> {
-    const place = this.actions.places.get(key);
-    const agent = this.agent;
-    if (!place || !agent?.rewind || !this.canBranch) return;
-    const userIndex = text === undefined ? place.userIndex : place.index;
-    const userItem = this.timeline.items.find((i) => i.kind === 'user' && this.actions.places.get(i.key)?.index === userIndex);
-    if (userIndex === undefined || userItem?.kind !== 'user') return;
-    const input = text ?? userItem.text;
-    if (input.trim() === '' && !userItem.attachments) return;
-    const event = text === undefined
-      ? createChatEvent('pagent-regenerate', { text: input })
-      : createChatEvent('pagent-edit', { text: input, previous: userItem.text });
-    if (!this.dispatchEvent(event)) return;
-    const before = this.actions.path.slice(0, userIndex);
-    try {
-      await agent.rewind(text === undefined ? userIndex + 1 : userIndex);
-    } catch (err) {
-      this.reportError(err);
-      return;
-    }
-    this.actions.clear();
-    this.timeline = addUserMessage(timelineFromMessages(before), input, userItem.attachments);
-    this.scroller.jumpToLatest();
-    this.startRun(input, text === undefined, userItem.attachments ? [...userItem.attachments] : []);
-  }
-
-  /** Shows version `seq` of message `key` and everything below it, and saves that choice. */
-  private async showVersion(key: string, seq: number): Promise<void> {
-    const store = this.branchStore;
-    const id = this.agent?.sessionId;
-    const index = this.actions.places.get(key)?.index;
-    if (!store || id === undefined || index === undefined || !this.canBranch) return;
-    if (!this.dispatchEvent(createChatEvent('pagent-branch', { seq }))) return;
-    try {
-      await store.switchBranch(id, seq);
-    } catch (err) {
-      this.reportError(err);
-      return;
-    }
-    this.switchAgentSession(id);
-    await this.sessions.open(id);
-    await this.branchesReady;
-    // keyboard focus stays on the switcher of the same message
-    const shown = [...this.actions.places].find(([, p]) => p.index === index)?.[0];
-    if (shown) void this.focusLater(`.message-actions[data-key="${shown}"] [part="branch-switcher"] button:not([disabled])`);
+  private loadActions(): void {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const host = this;
+    this.actionsLoading ??= import('./actions/message-actions.js').then((m) => {
+      this.actions = new m.MessageActions({
+        lit: { html, nothing },
+        renderRoot: this.renderRoot as ShadowRoot,
+        get updateComplete() {
+          return host.updateComplete;
+        },
+        get agent() {
+          return host.agent;
+        },
+        get store() {
+          return host.store;
+        },
+        idle: () => !this.runs.running && !this.timeline.runOpen,
+        strings: () => this.localStrings,
+        items: () => this.timeline.items,
+        requestUpdate: () => this.requestUpdate(),
+        event: (type, detail) => this.dispatchEvent(createChatEvent(type, detail as never)),
+        announce: (text) => (this.announcement = text),
+        runFrom: (before, text, retry, attachments) => {
+          this.timeline = addUserMessage(timelineFromMessages(before), text, attachments);
+          this.scroller.jumpToLatest();
+          this.startRun(text, retry, attachments ? [...attachments] : []);
+        },
+        reopen: async (id) => {
+          this.switchAgentSession(id);
+          await this.sessions.open(id);
+        },
+        reportError: (err) => void this.reportError(err),
+      });
+      void this.actions.update();
+    });
   }
 
   private reportError(err: unknown): PagentError {

@@ -191,8 +191,8 @@ describe('<pagent-chat> message actions with an Agent and a store', () => {
     el.push({ method: 'RunBegin', params: { user_input: 'Hi' } });
     el.push({ method: 'TextDelta', params: { text: 'Hello' } });
     el.push({ method: 'RunEnd', params: { content: 'Hello', tool_calls: [], reasoning_content: '', usage: null } });
-    await el.updateComplete;
-    expect($$(el, '[part="copy-button"]')).toHaveLength(2);
+    // the actions come with their chunk, loaded on the first render
+    await until(() => $$(el, '[part="copy-button"]').length === 2, 'Copy on both messages');
     expect($$(el, '[part="edit-button"], [part="regenerate-button"], [part="branch-switcher"]')).toHaveLength(0);
   });
 });

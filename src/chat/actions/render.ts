@@ -3,9 +3,17 @@
  * `agent` property and a store), Edit on user messages, Regenerate on the last answer, and `‹ 2 / 3 ›`
  * to move between the versions of a message. Every control is a real button with an accessible name.
  */
-import { html, nothing, type TemplateResult } from 'lit';
-import { format } from '../i18n.js';
-import type { PartContext } from './context.js';
+import type { TemplateResult, html as litHtml, nothing as litNothing } from 'lit';
+import type { PartContext } from '../parts/context.js';
+
+/** Lit's template functions, handed over by the element (this chunk imports nothing of its bundle). */
+export interface Lit {
+  html: typeof litHtml;
+  nothing: typeof litNothing;
+}
+
+/** `{n} of {total}` (the i18n module's `format`, which lives in the element's bundle). */
+const fill = (template: string, n: number, total: number): string => template.replace('{n}', String(n)).replace('{total}', String(total));
 
 /** What the element knows about one shown message, for its actions. */
 export interface MessageActionTarget {
@@ -26,7 +34,8 @@ export interface MessageActionHandlers {
   switchTo(key: string, seq: number): void;
 }
 
-function versions(key: string, target: MessageActionTarget, ctx: PartContext, on: MessageActionHandlers): TemplateResult | typeof nothing {
+function versions(lit: Lit, key: string, target: MessageActionTarget, ctx: PartContext, on: MessageActionHandlers): unknown {
+  const { html, nothing } = lit;
   const v = target.versions;
   if (!v || v.seqs.length < 2) return nothing;
   const s = ctx.strings;
@@ -35,7 +44,7 @@ function versions(key: string, target: MessageActionTarget, ctx: PartContext, on
   return html`<span part="branch-switcher" class="versions">
     <button part="branch-previous" type="button" aria-label=${s.previousVersion} title=${s.previousVersion}
       ?disabled=${prev === undefined} @click=${() => prev !== undefined && on.switchTo(key, prev)}>‹</button>
-    <span part="branch-position" class="position">${format(s.versionOf, { n: v.index + 1, total: v.seqs.length })}</span>
+    <span part="branch-position" class="position">${fill(s.versionOf, v.index + 1, v.seqs.length)}</span>
     <button part="branch-next" type="button" aria-label=${s.nextVersion} title=${s.nextVersion}
       ?disabled=${next === undefined} @click=${() => next !== undefined && on.switchTo(key, next)}>›</button>
   </span>`;
@@ -46,15 +55,17 @@ function versions(key: string, target: MessageActionTarget, ctx: PartContext, on
  * placed right after the message's `<article>`, so the message's own text content stays just the message.
  */
 export function renderMessageActions(
+  lit: Lit,
   key: string,
   target: MessageActionTarget,
   ctx: PartContext,
   on: MessageActionHandlers,
   copied: { ok: boolean } | undefined,
 ): TemplateResult {
+  const { html, nothing } = lit;
   const s = ctx.strings;
   return html`<div part="message-actions" class="message-actions ${target.role}" role="toolbar" aria-label=${s.messageActions} data-key=${key}>
-    ${versions(key, target, ctx, on)}
+    ${versions(lit, key, target, ctx, on)}
     <button part="copy-button" type="button" @click=${(e: Event) => on.copy(key, target, e.currentTarget as HTMLElement)}>
       ${copied?.ok ? s.copied : s.copy}
     </button>
@@ -71,6 +82,7 @@ export function renderMessageActions(
  * makes a new line, Escape cancels.
  */
 export function renderEditor(
+  { html }: Lit,
   key: string,
   text: string,
   ctx: PartContext,
