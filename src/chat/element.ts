@@ -720,6 +720,7 @@ export class PagentChat extends LitElement {
         },
         reportError: (err) => void this.reportError(err),
       });
+      this.actions.bump();
       void this.actions.update();
     });
   }

@@ -126,8 +126,7 @@ describe('<pagent-chat> message actions with an Agent and a store', () => {
     // back to the first version by keyboard: the whole path below it comes back
     actionsOf(el, 'user', 1).querySelector<HTMLElement>('[aria-label="Previous version"]')!.focus();
     await userEvent.keyboard('{Enter}');
-    await until(() => users(el).at(-1) === 'Q2' && answers(el).at(-1) === 'A2', 'the first version of Q2');
-    expect(position(el, 'user', 1)).toBe('1 of 2');
+    await until(() => users(el).at(-1) === 'Q2' && answers(el).at(-1) === 'A2' && position(el, 'user', 1) === '1 of 2', 'the first version of Q2');
     await until(() => el.shadowRoot!.activeElement?.closest('[part="branch-switcher"]') != null, 'focus on the switcher');
     // the next request is that path only
     await ask(el, 'Q3', 'A3');
