@@ -54,6 +54,10 @@ export type {
   PagentEventDetail,
   PagentRunEndDetail,
   PagentSendDetail,
+  PagentCopyDetail,
+  PagentRegenerateDetail,
+  PagentEditDetail,
+  PagentBranchDetail,
 } from './events.js';
 
 /** Builds the POST body for `src` from the user's text, the server's session id and the message's files. */
@@ -86,6 +90,10 @@ const WIRE_LOG_LIMIT = 2000;
  * @event {CustomEvent<PagentEventDetail>} pagent-event - `{event}` for every event the timeline receives.
  * @event {CustomEvent<PagentRunEndDetail>} pagent-run-end - `{params}` of every `RunEnd` (also cancelled or failed runs).
  * @event {CustomEvent<PagentErrorDetail>} pagent-error - `{error: PagentError}` for every `RunError`.
+ * @event {CustomEvent<PagentCopyDetail>} pagent-copy - `{text, role}` before a message is copied; cancelable.
+ * @event {CustomEvent<PagentRegenerateDetail>} pagent-regenerate - `{text}` before the last answer is regenerated; cancelable.
+ * @event {CustomEvent<PagentEditDetail>} pagent-edit - `{text, previous}` before an edited message is sent; cancelable.
+ * @event {CustomEvent<PagentBranchDetail>} pagent-branch - `{seq}` before another version of a message is shown; cancelable.
  * @csspart timeline - The scrolling conversation (`role="log"`).
  * @csspart empty - The empty state: a short invitation and the suggestions, until the first message.
  * @csspart message - Every message; also `user` or `answer`.
@@ -103,6 +111,8 @@ const WIRE_LOG_LIMIT = 2000;
  * @csspart tool-approval - The approve / deny row; `approve-button`, `deny-button` inside.
  * @csspart turn - A turn boundary.
  * @csspart usage - Token usage of a run.
+ * @csspart message-actions - The toolbar after a finished message: `copy-button`, `edit-button`, `regenerate-button`, `copy-failed`, and `branch-switcher` (`branch-previous`, `branch-position`, `branch-next`).
+ * @csspart message-editor - The inline editor of a user message: `editor-input`, `editor-cancel`, `editor-send`.
  * @csspart error - A failed run: a short sentence for its kind, `error-details` (the message, code, status, where) and `retry-button` inside.
  * @csspart jump-button - "Jump to latest", shown when scrolled up.
  * @csspart suggestions - The suggestion chips row.
