@@ -86,6 +86,49 @@ function measure(page: Page, messages: number): Promise<Figures> {
   }, messages);
 }
 
+/**
+ * Write cost of branching at `size` stored messages: a regenerated answer (one message, a new branch
+ * beside the last answer), an edited question with its answer (two messages, a branch from the message
+ * before the last question), and switching back to the first branch. Records and bytes per operation.
+ */
+function measureBranches(page: Page, size: number): Promise<Record<'regenerate' | 'edit' | 'switchBranch', { puts: number; bytes: number }>> {
+  return page.evaluate(async (n) => {
+    const { createSessionStore } = window.pagent;
+    const store = createSessionStore({ name: `bench-branches-${n}-${crypto.randomUUID()}` });
+    const history = [];
+    for (let i = 0; history.length < n; i++) {
+      history.push({ role: 'user' as const, content: `question ${i} 🌦️` }, { role: 'assistant' as const, content: `answer ${i} 😀` });
+    }
+    history.length = n;
+    const { head } = await store.append('s', history);
+    const put = IDBObjectStore.prototype.put;
+    let puts = 0;
+    let bytes = 0;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      puts += 1;
+      bytes += new TextEncoder().encode(JSON.stringify(value)).length;
+      return put.call(this, value, key);
+    };
+    const count = async (fn: () => Promise<unknown>) => {
+      puts = 0;
+      bytes = 0;
+      await fn();
+      return { puts, bytes };
+    };
+    try {
+      return {
+        regenerate: await count(() => store.append('s', [{ role: 'assistant', content: 'answer, again' }], { parent: head - 1 })),
+        edit: await count(() =>
+          store.append('s', [{ role: 'user', content: 'question, edited' }, { role: 'assistant', content: 'answer to the edit' }], { parent: head - 2 })),
+        switchBranch: await count(() => store.switchBranch('s', head)),
+      };
+    } finally {
+      IDBObjectStore.prototype.put = put;
+      store.close();
+    }
+  }, size);
+}
+
 /** Prints the write cost per turn at 10, 1,000 and 10,000 stored messages. */
 export async function run(): Promise<void> {
   const h = await startHarness();
@@ -100,6 +143,14 @@ export async function run(): Promise<void> {
       console.log(
         `  at ${String(f.messages).padStart(6)} messages: append ${f.appendPuts} records / ${Math.round(f.appendBytes)} B / ${f.appendMs.toFixed(2)} ms` +
           `   vs save() of the whole session ${f.savePuts} records / ${Math.round(f.saveBytes)} B / ${f.saveMs.toFixed(2)} ms`,
+      );
+    }
+    console.log('store: branching a stored conversation (records / bytes written)');
+    for (const size of [10, 1000]) {
+      const b = await measureBranches(page, size);
+      console.log(
+        `  at ${String(size).padStart(6)} messages: regenerate ${b.regenerate.puts} records / ${b.regenerate.bytes} B` +
+          `   edit ${b.edit.puts} records / ${b.edit.bytes} B   switchBranch ${b.switchBranch.puts} records / ${b.switchBranch.bytes} B`,
       );
     }
     await context.close();

@@ -54,8 +54,10 @@ export interface AgentModel {
  * (`StoreError{reason: "deleted"}`), so nothing is lost.
  */
 export interface AgentStore {
-  load(id: string): Promise<{ readonly messages: readonly ChatMessage[] } | undefined>;
-  append(id: string, messages: ChatMessage[]): Promise<unknown>;
+  /** `seqs` (the store's number of each message, as `createSessionStore()` gives) lets {@link Agent.rewind} branch. */
+  load(id: string): Promise<{ readonly messages: readonly ChatMessage[]; readonly seqs?: readonly number[] } | undefined>;
+  /** `parent`: the seq the messages follow; a `{ from }` result gives their seqs. */
+  append(id: string, messages: ChatMessage[], options?: { parent?: number | null }): Promise<unknown>;
   save?(id: string, session: Pick<Session, 'toJSON'>, options?: { title?: string }): Promise<unknown>;
 }
 
@@ -221,6 +223,10 @@ export class Agent {
   private readonly options: AgentOptions;
   private running = false;
   private restored = false;
+  /** The store's seq of each stored message of the session, in order (while known). */
+  private seqs: number[] = [];
+  /** The seq the next append follows: `null` a new first message, `undefined` the store's head. */
+  private tip: number | null | undefined;
   private unsaved: ChatMessage[] = [];
   /** The stored copy is gone: the next save rewrites the whole session. */
   private saveWhole = false;
@@ -331,6 +337,30 @@ export class Agent {
     else this.currentSession.clear();
     this.currentSessionId = sessionId;
     this.restored = false;
+    this.seqs = [];
+    this.tip = undefined;
+  }
+
+  /**
+   * Keeps the first `count` messages of the conversation (restored from the store first, when it has not
+   * been yet) and forgets the rest: the next run continues from there, and with a `store` its messages are
+   * saved as a new branch beside the old ones, which stay stored. Regenerating the last answer is
+   * `rewind(i + 1)` then a `retry` run of user message `i`; editing user message `i` is `rewind(i)` then a
+   * run of the new text.
+   *
+   * @throws {PagentError} `code: "busy"` while a run is in flight; the restore's error when it fails.
+   */
+  async rewind(count: number): Promise<void> {
+    if (this.running) throw new PagentError('Agent is running: cannot rewind until the run ends', { code: 'busy', where: 'agent' });
+    const failed = await this.restore();
+    if (failed) throw failed;
+    await this.whenSaved();
+    const kept = this.session.messages.slice(0, count);
+    this.session.clear();
+    this.session.append(...kept);
+    this.unsaved = [];
+    this.seqs.length = Math.min(this.seqs.length, count);
+    this.tip = count === 0 ? null : this.seqs[count - 1];
   }
 
   /**
@@ -673,6 +703,8 @@ export class Agent {
       if (this.session.messages.length === 0) {
         const saved = await store.load(sessionId);
         if (saved) this.session.append(...saved.messages);
+        this.seqs = saved?.seqs ? [...saved.seqs] : [];
+        this.tip = this.seqs.at(-1);
         this.hasStored = saved !== undefined;
       } else this.hasStored = true;
       this.restored = true;
@@ -743,8 +775,18 @@ export class Agent {
   /** One save attempt: the whole session when the stored copy is gone, else the batch. */
   private async write(store: AgentStore, sessionId: string, batch: ChatMessage[]): Promise<{ error: unknown } | undefined> {
     try {
-      if (this.saveWhole && store.save) await store.save(sessionId, this.session);
-      else await store.append(sessionId, batch);
+      if (this.saveWhole && store.save) {
+        await store.save(sessionId, this.session);
+        this.seqs = [];
+        this.tip = undefined;
+      } else {
+        const done = (await store.append(sessionId, batch, this.tip === undefined ? undefined : { parent: this.tip })) as { from?: number } | undefined;
+        const from = done?.from;
+        if (typeof from === 'number' && batch.length > 0) {
+          batch.forEach((_, i) => this.seqs.push(from + i));
+          this.tip = from + batch.length - 1;
+        }
+      }
       this.saveWhole = false;
       return undefined;
     } catch (error) {

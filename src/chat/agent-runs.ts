@@ -40,6 +40,13 @@ export interface ChatAgent {
   useSession?(sessionId: string | undefined): void;
   /** Optional: sends a message into the run in flight (the Agent's `steer`); enables "send now". */
   steer?(text: string): void;
+  /**
+   * Optional: keeps the first `count` messages, the next run branching from there (the Agent's `rewind`).
+   * With a store that has `loadTree` and `switchBranch`, enables Edit, Regenerate and the version switcher.
+   */
+  rewind?(count: number): Promise<void>;
+  /** Optional: settles once the agent's saves have landed (the Agent's `whenSaved`). */
+  whenSaved?(): Promise<void>;
 }
 
 /** Orders the runs and session switches an element starts on each agent it drives. */

@@ -12,6 +12,7 @@ import { isLocaleLoaded, loadLocale, resolveLocale, stringsFor, type PagentChatS
 import { renderComposer, renderSuggestions } from './parts/composer.js';
 import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
+import type { MessageActions } from './actions/message-actions.js';
 import { renderWireLog, type WireLogLine } from './parts/wire-log.js';
 import { RunController, type RunOutcome, type RunSource } from './run-controller.js';
 import { ScrollController } from './scroll-controller.js';
@@ -55,6 +56,10 @@ export type {
   PagentImportDetail,
   PagentRunEndDetail,
   PagentSendDetail,
+  PagentCopyDetail,
+  PagentRegenerateDetail,
+  PagentEditDetail,
+  PagentBranchDetail,
 } from './events.js';
 
 /** Builds the POST body for `src` from the user's text, the server's session id and the message's files. */
@@ -89,6 +94,10 @@ const WIRE_LOG_LIMIT = 2000;
  * @event {CustomEvent<PagentErrorDetail>} pagent-error - `{error: PagentError}` for every `RunError`.
  * @event {CustomEvent<PagentExportDetail>} pagent-export - `{id, format, fileName, text}` before a conversation downloads from the list; cancelable: cancel to save it yourself.
  * @event {CustomEvent<PagentImportDetail>} pagent-import - `{id, fileName}` after a file was imported from the list (it then opens).
+ * @event {CustomEvent<PagentCopyDetail>} pagent-copy - `{text, role}` before a message is copied; cancelable.
+ * @event {CustomEvent<PagentRegenerateDetail>} pagent-regenerate - `{text}` before the last answer is regenerated; cancelable.
+ * @event {CustomEvent<PagentEditDetail>} pagent-edit - `{text, previous}` before an edited message is sent; cancelable.
+ * @event {CustomEvent<PagentBranchDetail>} pagent-branch - `{seq}` before another version of a message is shown; cancelable.
  * @csspart timeline - The scrolling conversation (`role="log"`).
  * @csspart empty - The empty state: a short invitation and the suggestions, until the first message.
  * @csspart message - Every message; also `user` or `answer`.
@@ -106,6 +115,8 @@ const WIRE_LOG_LIMIT = 2000;
  * @csspart tool-approval - The approve / deny row; `approve-button`, `deny-button` inside.
  * @csspart turn - A turn boundary.
  * @csspart usage - Token usage of a run.
+ * @csspart message-actions - The toolbar after a finished message: `copy-button`, `edit-button`, `regenerate-button`, `copy-failed`, and `branch-switcher` (`branch-previous`, `branch-position`, `branch-next`).
+ * @csspart message-editor - The inline editor of a user message: `editor-input`, `editor-cancel`, `editor-send`.
  * @csspart error - A failed run: a short sentence for its kind, `error-details` (the message, code, status, where) and `retry-button` inside.
  * @csspart jump-button - "Jump to latest", shown when scrolled up.
  * @csspart suggestions - The suggestion chips row.
@@ -229,8 +240,10 @@ export class PagentChat extends LitElement {
       this.denyPendingApprovals();
       this.attachments.state?.clear();
       this.timeline = timelineFromMessages(messages);
+      this.actions?.clear();
       // the agent continues the conversation shown (it restores it from the store on its next run)
       if (fromList) this.switchAgentSession(id);
+      void this.actions?.update(id);
     },
     onDelete: async () => {
       // the run stops and the agent saves its cut turn and moves to a new conversation before the delete,
@@ -338,7 +351,7 @@ export class PagentChat extends LitElement {
     const source = this.sourceFor(text, retry, attachments);
     this.runLogsLines = !this.agent && !this.client && Boolean(this.src);
     if (source) {
-      void this.runs.start(source);
+      void this.runs.start(source).then(() => this.actions?.update());
       return;
     }
     // Nothing to send to, and the page did not take the message (it did not cancel pagent-send).
@@ -377,6 +390,7 @@ export class PagentChat extends LitElement {
     this.denyPendingApprovals();
     this.attachments.state?.clear();
     this.timeline = createTimeline();
+    this.actions?.clear();
     this.wireLines = [];
     this.srcClient = undefined;
     this.announcement = '';
@@ -442,6 +456,7 @@ export class PagentChat extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    this.loadActions();
     this.focusedBefore = this.shadowRoot?.activeElement ?? null;
     if (changed.has('store')) this.sessions.setStore(this.store);
     if (changed.has('workspace')) this.filesPanel.setWorkspace(this.workspace);
@@ -527,6 +542,7 @@ export class PagentChat extends LitElement {
   }
 
   private cachedContext: PartContext | undefined;
+  private contextActions = -1;
   private contextAllowImage: ((url: URL) => boolean) | undefined;
   private contextLoaded = false;
 
@@ -536,7 +552,9 @@ export class PagentChat extends LitElement {
     const { allowImage, renderers } = this;
     const c = this.cachedContext;
     const loaded = Boolean(this.attachments.state);
-    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers) return c;
+    const actions = this.actions ? this.actions.version + (this.actions.canBranch ? 0.5 : 0) : -2;
+    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && this.contextActions === actions) return c;
+    this.contextActions = actions;
     this.contextLoaded = loaded;
     this.contextAllowImage = allowImage;
     this.cachedContext = {
@@ -551,6 +569,8 @@ export class PagentChat extends LitElement {
         this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(`The renderer of tool "${name}" failed: ${String(cause)}`, { code: 'render', where: `renderers.${name}`, cause }) })),
       onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
       renderAttachments: (list) => this.attachments.renderMessage(list),
+      messageActions: (item) => this.actions?.render(item, this.cachedContext!, this.actions.canBranch),
+      editingKey: this.actions?.editingKey,
     };
     return this.cachedContext;
   }
@@ -681,6 +701,49 @@ export class PagentChat extends LitElement {
     const last = this.wireLines[this.wireLines.length - 1];
     if (last) last.error = error;
     this.requestUpdate();
+  }
+
+  // ----- message actions: a chunk loaded on first render (see ./actions/message-actions.ts) -----
+
+  private actions: MessageActions | undefined;
+  private actionsLoading: Promise<unknown> | undefined;
+
+  private loadActions(): void {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const host = this;
+    this.actionsLoading ??= import('./actions/message-actions.js').then((m) => {
+      this.actions = new m.MessageActions({
+        lit: { html, nothing },
+        renderRoot: this.renderRoot as ShadowRoot,
+        get updateComplete() {
+          return host.updateComplete;
+        },
+        get agent() {
+          return host.agent;
+        },
+        get store() {
+          return host.store;
+        },
+        idle: () => !this.runs.running && !this.timeline.runOpen,
+        strings: () => this.localStrings,
+        items: () => this.timeline.items,
+        requestUpdate: () => this.requestUpdate(),
+        event: (type, detail) => this.dispatchEvent(createChatEvent(type, detail as never)),
+        announce: (text) => (this.announcement = text),
+        runFrom: (before, text, retry, attachments) => {
+          this.timeline = addUserMessage(timelineFromMessages(before), text, attachments);
+          this.scroller.jumpToLatest();
+          this.startRun(text, retry, attachments ? [...attachments] : []);
+        },
+        reopen: async (id) => {
+          this.switchAgentSession(id);
+          await this.sessions.open(id);
+        },
+        reportError: (err) => void this.reportError(err),
+      });
+      this.actions.bump();
+      void this.actions.update();
+    });
   }
 
   private reportError(err: unknown): PagentError {

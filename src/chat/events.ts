@@ -1,6 +1,8 @@
 /**
  * The DOM events `<pagent-chat>` dispatches. All are `CustomEvent`s with the payload in `detail`,
- * bubbling and composed (they cross shadow roots); `pagent-send` is cancelable.
+ * bubbling and composed (they cross shadow roots); `pagent-send` and the message actions' events
+ * (`pagent-copy`, `pagent-regenerate`, `pagent-edit`, `pagent-branch`) are cancelable: `preventDefault()`
+ * vetoes the action.
  */
 import type { PagentError } from '../errors.js';
 import type { ChatAttachment } from './attachments/types.js';
@@ -45,6 +47,27 @@ export interface PagentImportDetail {
   id: string;
   fileName: string;
 }
+/** `pagent-copy`: the user copies a message (cancel it to copy in your own way). */
+export interface PagentCopyDetail {
+  /** An answer's Markdown source, or a user message's text. */
+  text: string;
+  role: 'user' | 'assistant';
+}
+/** `pagent-regenerate`: the user asks for the last answer again (a new version beside the old one). */
+export interface PagentRegenerateDetail {
+  /** The user message that is run again. */
+  text: string;
+}
+/** `pagent-edit`: the user sends an edited message (a new version of it, from that point on). */
+export interface PagentEditDetail {
+  text: string;
+  /** The message's text before the edit. */
+  previous: string;
+}
+/** `pagent-branch`: the user shows another version of a message (its store `seq`). */
+export interface PagentBranchDetail {
+  seq: number;
+}
 
 /** Payloads by event name. */
 export interface PagentChatEventMap {
@@ -54,14 +77,20 @@ export interface PagentChatEventMap {
   'pagent-error': CustomEvent<PagentErrorDetail>;
   'pagent-export': CustomEvent<PagentExportDetail>;
   'pagent-import': CustomEvent<PagentImportDetail>;
+  'pagent-copy': CustomEvent<PagentCopyDetail>;
+  'pagent-regenerate': CustomEvent<PagentRegenerateDetail>;
+  'pagent-edit': CustomEvent<PagentEditDetail>;
+  'pagent-branch': CustomEvent<PagentBranchDetail>;
 }
 
-/** Builds one of the element's events: bubbling, composed, and cancelable for `pagent-send`. */
+const CANCELABLE = new Set(['pagent-send', 'pagent-copy', 'pagent-regenerate', 'pagent-edit', 'pagent-branch', 'pagent-export']);
+
+/** Builds one of the element's events: bubbling, composed, and cancelable for `pagent-send`, the message actions and `pagent-export`. */
 export function createChatEvent<K extends keyof PagentChatEventMap>(
   type: K,
   detail: PagentChatEventMap[K]['detail'],
 ): PagentChatEventMap[K] {
-  return new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable: type === 'pagent-send' }) as PagentChatEventMap[K];
+  return new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable: CANCELABLE.has(type) }) as PagentChatEventMap[K];
 }
 
 declare global {

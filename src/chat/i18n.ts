@@ -36,6 +36,18 @@ export interface PagentChatStrings {
   stopped: string;
   errorTitle: string;
   retry: string;
+  /** Message actions (copy, regenerate, edit, versions). `{n}`, `{total}`: the version shown and how many there are. */
+  messageActions: string;
+  copy: string;
+  copied: string;
+  copyFailed: string;
+  regenerate: string;
+  edit: string;
+  editLabel: string;
+  cancelEdit: string;
+  previousVersion: string;
+  nextVersion: string;
+  versionOf: string;
   answerFinished: string;
   runStopped: string;
   runFailed: string;
@@ -161,6 +173,17 @@ const en: PagentChatStrings = {
   stopped: 'Stopped',
   errorTitle: 'Something went wrong',
   retry: 'Retry',
+  messageActions: 'Message actions',
+  copy: 'Copy',
+  copied: 'Copied',
+  copyFailed: 'Could not copy: select the text and copy it by hand.',
+  regenerate: 'Regenerate',
+  edit: 'Edit',
+  editLabel: 'Edit message',
+  cancelEdit: 'Cancel',
+  previousVersion: 'Previous version',
+  nextVersion: 'Next version',
+  versionOf: '{n} of {total}',
   answerFinished: 'Answer finished',
   runStopped: 'Stopped',
   runFailed: 'The run failed',

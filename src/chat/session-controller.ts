@@ -12,7 +12,8 @@ import { renderSessionList, type SessionSummaryView } from './parts/session-list
 /** The parts of a session store the element uses: `createSessionStore()` fits. */
 export interface ChatStore {
   list(): Promise<readonly SessionSummaryView[]>;
-  load(id: string): Promise<{ readonly messages: readonly ChatMessage[] } | undefined>;
+  /** `seqs` (a tree store): each message's record number, to find a search hit's message on the path. */
+  load(id: string): Promise<{ readonly messages: readonly ChatMessage[]; readonly seqs?: readonly number[] } | undefined>;
   rename(id: string, title: string): Promise<unknown>;
   delete(id: string): Promise<unknown>;
   /** Optional: change notifications; returns the unsubscribe function. */
@@ -23,6 +24,8 @@ export interface ChatStore {
   export?(id: string): Promise<string>;
   /** Optional: shows an import button (and takes a dropped file) for files `export` wrote. */
   import?(json: string): Promise<string>;
+  /** Optional (a tree store): makes the version holding message `seq` the conversation's active path. */
+  switchBranch?(id: string, seq: number): Promise<unknown>;
 }
 
 /** Callbacks of {@link SessionController}. */
@@ -54,8 +57,9 @@ export class SessionController implements ReactiveController {
   private focusTarget: { id: string; part: string } | undefined;
   /** The conversation shown, if it came from the store. */
   openId: string | undefined;
-  /** The messages of the conversation last opened. */
+  /** The messages of the conversation last opened, and their record numbers when the store gives them. */
   private shown: readonly ChatMessage[] = [];
+  private shownSeqs: readonly number[] | undefined;
   /** Search, export and import: a chunk loaded once a store is set. */
   private tools: ConversationTools | undefined;
   private reveal: typeof import('./conversations/lazy.js').revealMessage | undefined;
@@ -153,6 +157,7 @@ export class SessionController implements ReactiveController {
       const session = await this.store?.load(id);
       this.openId = id;
       this.shown = session?.messages ?? [];
+      this.shownSeqs = session?.seqs;
       this.options.onOpen(id, this.shown, fromList);
     } catch (err) {
       this.options.onOpenError(id, err);
@@ -161,15 +166,23 @@ export class SessionController implements ReactiveController {
 
   /**
    * Opens a stored conversation at one of its messages (a search hit's `seq`), then has the host scroll
-   * it into view and mark it. Message records are keyed `["message", id, 0 .. n-1]` today, so `seq` is
-   * the message's index in the loaded conversation. Once conversations are trees (records with a
-   * `parent`), this is the one place to change: load with `load(id, { through: seq })` and look `seq` up
-   * on the path it returns.
+   * it into view and mark it. A hit in another version of the conversation (a branch not shown) makes
+   * that version the active path first, as the version switcher would, so what is shown is what the agent
+   * continues. A store without `seqs` numbers its messages `0 .. n-1` along the conversation.
    */
   async openAtMessage(id: string, seq: number): Promise<void> {
+    const store = this.store;
+    if (store?.switchBranch) {
+      try {
+        await store.switchBranch(id, seq);
+      } catch {
+        // the message is gone (deleted meanwhile): open the conversation as it is
+      }
+    }
     await this.open(id, true);
     if (this.openId !== id) return;
-    const index = seq;
+    const index = this.shownSeqs ? this.shownSeqs.indexOf(seq) : seq;
+    if (index < 0) return;
     const messages = this.shown;
     this.options.onReveal((timeline) => this.reveal?.(timeline, messages, index));
   }

@@ -73,10 +73,17 @@ function externalParts(message: ChatMessage): Array<[number, string]> {
  *
  * @throws StoreError `invalid` when an attachment's base64 does not decode.
  */
-export function putMessage(store: IDBObjectStore, key: IDBValidKey, id: string, seq: number, message: ChatMessage): void {
+export function putMessage(
+  store: IDBObjectStore,
+  key: IDBValidKey,
+  id: string,
+  seq: number,
+  message: ChatMessage,
+  place: { parent: number | null; depth: number },
+): void {
   const parts = externalParts(message);
   if (parts.length === 0) {
-    store.put({ version: RECORD_VERSION, message } satisfies MessageRecord, key);
+    store.put({ version: RECORD_VERSION, message, ...place } satisfies MessageRecord, key);
     return;
   }
   const content = (message.content as UserContentPart[]).slice();
@@ -92,11 +99,11 @@ export function putMessage(store: IDBObjectStore, key: IDBValidKey, id: string, 
         cause: err,
       });
     }
-    const record: BlobRecord = { version: RECORD_VERSION, header, blob: new Blob([bytes], { type: header.slice(5, -7) }) };
+    const record: BlobRecord = { version: 1, header, blob: new Blob([bytes], { type: header.slice(5, -7) }) };
     store.put(record, blobKey(id, seq, i));
     content[i] = withData(content[i]!, '');
   }
-  const record: MessageRecord = { version: RECORD_VERSION, message: { role: 'user', content }, blobs: parts.map(([i]) => i) };
+  const record: MessageRecord = { version: RECORD_VERSION, message: { role: 'user', content }, blobs: parts.map(([i]) => i), ...place };
   store.put(record, key);
 }
 
@@ -104,7 +111,7 @@ export function putMessage(store: IDBObjectStore, key: IDBValidKey, id: string, 
 export function blobRecordProblem(r: unknown): string | undefined {
   if (typeof r !== 'object' || r === null) return 'the attachment record is not an object';
   const b = r as Partial<BlobRecord>;
-  if (b.version !== RECORD_VERSION) return `the attachment record has schema version ${String(b.version)}`;
+  if (b.version !== 1) return `the attachment record has schema version ${String(b.version)}`;
   if (typeof b.header !== 'string' || !BASE64_DATA.test(b.header) || !(b.blob instanceof Blob)) return 'the attachment record holds no data';
   return undefined;
 }

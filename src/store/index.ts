@@ -7,7 +7,12 @@ export type {
   StoreChange,
   StoreListener,
   StorageEstimateBytes,
+  StoredSession,
+  AppendResult,
+  AppendOptions,
 } from './session-store.js';
+export { activePath, siblingsOf } from './tree.js';
+export type { SessionTree, TreeNode } from './tree.js';
 export type { SessionKind, SessionExport } from './records.js';
 export { conversationToMarkdown } from './session-markdown.js';
 export type { MarkdownLabels, MarkdownOptions, MarkdownSource } from './session-markdown.js';

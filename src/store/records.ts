@@ -4,24 +4,35 @@
  */
 import type { ChatMessage } from '../agent/messages.js';
 import { partsProblem, partsTranscript } from '../agent/content-parts.js';
+import type { SessionTree } from './tree.js';
 
-/** The schema version written by this library. */
-export const RECORD_VERSION = 1;
+/**
+ * The schema version written by this library. Version 2 made conversations trees (a message record names
+ * its `parent`; the session record its `head` and fork `choices`); version 1 records are still read (a
+ * message's parent is the one before it) and a store upgrades version 1 session records when it opens.
+ */
+export const RECORD_VERSION = 2;
 
 /** Which `Session` class a stored conversation came from. */
 export type SessionKind = 'session' | 'sliding-window' | 'compacting';
 
 /** One session's small meta record, key `["session", id]`. Rewritten at every write; its size does not grow. */
 export interface SessionRecord {
-  version: 1;
+  version: 1 | 2;
   id: string;
   title: string;
   /** Epoch milliseconds. */
   createdAt: number;
   /** Epoch milliseconds of the last write. */
   updatedAt: number;
-  /** How many message records the session has (keys `["message", id, 0 .. messageCount - 1]`). */
+  /** How many messages the active path has (version 1: how many message records). */
   messageCount: number;
+  /** Version 2: the `seq` the next message gets; message records are keys `["message", id, 0 .. nextSeq - 1]`. */
+  nextSeq?: number;
+  /** Version 2: the last message of the active path, `-1` when there is none. */
+  head?: number;
+  /** Version 2: the chosen child at each fork, by the parent's seq (`-1` for first messages); see `SessionTree`. */
+  choices?: Record<number, number>;
   /** Counts every write to the session. */
   revision: number;
   kind: SessionKind;
@@ -30,8 +41,12 @@ export interface SessionRecord {
 
 /** One message, key `["message", id, seq]`; written once, never rewritten by `append`. */
 export interface MessageRecord {
-  version: 1;
+  version: 1 | 2;
   message: ChatMessage;
+  /** Version 2: the seq of the message before it on its path, `null` for a first message (version 1: `seq - 1`). */
+  parent?: number | null;
+  /** Version 2: how many messages come before it on its path (version 1: `seq`). */
+  depth?: number;
   /** Indices of the user message's parts whose data lives in blob records (their URL is empty here). */
   blobs?: number[];
 }
@@ -39,12 +54,16 @@ export interface MessageRecord {
 /** The JSON file written by `export` and read by `import`. */
 export interface SessionExport {
   format: 'pagent-web/session';
-  version: 1;
+  /** 2 since conversations are trees; files of version 1 (no `tree`) still import. */
+  version: 1 | 2;
   id: string;
   title: string;
   createdAt: number;
   updatedAt: number;
+  /** The active path (what a version 1 reader knows of the conversation). */
   session: { version: 1; kind: SessionKind; systemPrompt: string | undefined; messages: ChatMessage[] };
+  /** Version 2: every branch; `nodes` by ascending seq 0 .. n - 1, each parent before its children. */
+  tree?: SessionTree;
 }
 
 /** The `format` field of an export file. */
@@ -115,20 +134,25 @@ export function messagesProblem(messages: unknown): string | undefined {
 /** Says what is wrong with a stored meta record, or `undefined`. */
 export function sessionRecordProblem(r: unknown, id: string): string | undefined {
   if (!isObject(r)) return 'the session record is not an object';
-  if (r.version !== RECORD_VERSION) return `the session record has schema version ${String(r.version)}, expected ${RECORD_VERSION}`;
+  if (r.version !== 1 && r.version !== 2) return `the session record has schema version ${String(r.version)}, expected 1 or 2`;
   if (r.id !== id) return 'the session record belongs to another id';
   if (typeof r.title !== 'string') return 'the title is not a string';
   if (!isTime(r.createdAt) || !isTime(r.updatedAt)) return 'the timestamps are not numbers';
   if (!isCount(r.messageCount) || !isCount(r.revision)) return 'the message count or revision is not a count';
   if (!isSessionKind(r.kind)) return 'the session kind is unknown';
   if (r.systemPrompt !== undefined && typeof r.systemPrompt !== 'string') return 'the system prompt is not a string';
+  if (r.version === 2) {
+    if (!isCount(r.nextSeq) || !(r.head === -1 || (isCount(r.head) && r.head < r.nextSeq))) return 'the head or next seq is not a count';
+    if (!isObject(r.choices) || !Object.values(r.choices).every(isCount)) return 'the branch choices are not counts';
+  }
   return undefined;
 }
 
 /** Says what is wrong with a stored message record, or `undefined`. */
 export function messageRecordProblem(r: unknown): string | undefined {
   if (!isObject(r)) return 'the message record is not an object';
-  if (r.version !== RECORD_VERSION) return `the message record has schema version ${String(r.version)}, expected ${RECORD_VERSION}`;
+  if (r.version !== 1 && r.version !== 2) return `the message record has schema version ${String(r.version)}, expected 1 or 2`;
+  if (r.version === 2 && !((r.parent === null || isCount(r.parent)) && isCount(r.depth))) return 'the parent or depth is not a count';
   if (r.blobs !== undefined && !(Array.isArray(r.blobs) && r.blobs.every(isCount))) return 'the attachment list is not a list of part indices';
   return messageProblem(r.message);
 }
@@ -137,7 +161,7 @@ export function messageRecordProblem(r: unknown): string | undefined {
 export function exportProblem(f: unknown): string | undefined {
   if (!isObject(f)) return 'the file is not a JSON object';
   if (f.format !== EXPORT_FORMAT) return `the file is not a ${EXPORT_FORMAT} export`;
-  if (f.version !== 1) return `the export has version ${String(f.version)}, expected 1`;
+  if (f.version !== 1 && f.version !== 2) return `the export has version ${String(f.version)}, expected 1 or 2`;
   if (typeof f.id !== 'string' || f.id === '') return 'the export has no session id';
   if (typeof f.title !== 'string') return 'the title is not a string';
   if (!isTime(f.createdAt) || !isTime(f.updatedAt)) return 'the timestamps are not numbers';
@@ -146,7 +170,23 @@ export function exportProblem(f: unknown): string | undefined {
   if (s.version !== 1) return `the session has version ${String(s.version)}, expected 1`;
   if (!isSessionKind(s.kind)) return 'the session kind is unknown';
   if (s.systemPrompt !== undefined && typeof s.systemPrompt !== 'string') return 'the system prompt is not a string';
-  return messagesProblem(s.messages);
+  return messagesProblem(s.messages) ?? (f.version === 2 ? treeProblem(f.tree) : undefined);
+}
+
+/** Says what is wrong with an export's tree, or `undefined`. */
+function treeProblem(t: unknown): string | undefined {
+  if (!isObject(t) || !Array.isArray(t.nodes)) return 'the export of version 2 has no tree';
+  const nodes = t.nodes as unknown[];
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
+    if (!isObject(n) || n.seq !== i) return `tree node ${i} is not message ${i}`;
+    if (!(n.parent === null || (isCount(n.parent) && n.parent < i))) return `tree node ${i} has no parent before it`;
+    const problem = messageProblem(n.message);
+    if (problem) return `tree node ${i}: ${problem}`;
+  }
+  if (!(t.head === -1 || (isCount(t.head) && t.head < nodes.length))) return 'the tree head is not one of its nodes';
+  if (!isObject(t.choices) || !Object.values(t.choices).every(isCount)) return 'the tree choices are not counts';
+  return undefined;
 }
 
 /** A short title from the first user message: whitespace collapsed, cut to 80 characters. */

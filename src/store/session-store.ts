@@ -17,17 +17,19 @@ import {
   EXPORT_FORMAT,
   RECORD_VERSION,
   exportProblem,
-  messageRecordProblem,
   messagesProblem,
   sessionRecordProblem,
   titleFrom,
-  type MessageRecord,
   type SessionExport,
   type SessionKind,
   type SessionRecord,
 } from './records.js';
 import { Session } from '../agent/session.js';
-import { blobRange, nameQuotaAttachment, putMessage, restoreMessage, type BlobKey } from './attachment-blobs.js';
+import { blobRange, nameQuotaAttachment, putMessage } from './attachment-blobs.js';
+import { messageKey, messageRange, placeOf, readTree, sessionKey, upgradeRecord, type TreeRecord } from './read-tree.js';
+import { activePath, choicesFor, childrenOf, leafBelow, type SessionTree } from './tree.js';
+import type { MessageRecord } from './records.js';
+import { migrateRecords } from './migrate.js';
 import { searchSessions, type SessionSearchHit, type SessionSearchOptions } from './session-search.js';
 
 /** Options of {@link createSessionStore}. */
@@ -65,7 +67,20 @@ export interface SessionSummary {
  * view can read just that.
  */
 export type StoreChange =
-  | { type: 'append'; id: string; from: number; count: number; messageCount: number; remote: boolean }
+  | {
+      type: 'append';
+      id: string;
+      /** The seq of the first message added (they have `from .. from + count - 1`). */
+      from: number;
+      count: number;
+      messageCount: number;
+      /** The seq the first message added continues, `null` for a first message. */
+      parent: number | null;
+      /** The last message of the active path after the append. */
+      head: number;
+      remote: boolean;
+    }
+  | { type: 'branch'; id: string; head: number; messageCount: number; remote: boolean }
   | { type: 'save'; id: string; messageCount: number; remote: boolean }
   | { type: 'rename'; id: string; title: string; remote: boolean }
   | { type: 'delete'; id: string; remote: boolean }
@@ -90,34 +105,55 @@ export interface SessionStore {
   /** Summaries of every session, newest `updatedAt` first, read without loading any message. */
   list(): Promise<SessionSummary[]>;
   /**
-   * The stored session, or `undefined` when there is none.
-   * @throws StoreError `corrupt` when its records are unreadable (other sessions stay readable).
+   * The stored session, or `undefined` when there is none: the messages of its active path (the branch
+   * last chosen), or with `through` the path through message `through`, continuing below it through the
+   * branches chosen last (else the newest). `seqs` names each message's seq.
+   * @throws StoreError `corrupt` when its records are unreadable (other sessions stay readable);
+   *   `not-found` when there is no message `through`.
    */
-  load(id: string): Promise<Session | undefined>;
+  load(id: string, options?: { through?: number }): Promise<StoredSession | undefined>;
   /**
-   * Replaces the stored session with this one (all its messages), keeping `createdAt`. Use it to store a
+   * Every branch of a stored conversation, or `undefined` when there is none. {@link activePath} gives
+   * the active path's nodes, `siblingsOf` a message's versions.
+   * @throws StoreError `corrupt` as {@link SessionStore.load}.
+   */
+  loadTree(id: string): Promise<SessionTree | undefined>;
+  /**
+   * Makes the path through message `seq` the active one (continuing below it through the branches
+   * chosen last, else the newest) and saves that choice; resolves with the new head's seq.
+   * @throws StoreError `not-found` when the session or the message does not exist.
+   */
+  switchBranch(id: string, seq: number): Promise<number>;
+  /**
+   * Replaces the stored session with this one (all its messages, as one path: other branches are
+   * deleted), keeping `createdAt`. Use it to store a
    * session built elsewhere; a running conversation should use {@link SessionStore.append}.
    */
   save(id: string, session: Pick<Session, 'toJSON'>, options?: { title?: string }): Promise<void>;
   /**
-   * Adds messages after the stored ones, writing only these messages and the small meta record, in one
-   * transaction. Creates the session when it does not exist.
+   * Adds messages after the active path's last message (or after `options.parent`, as a new branch),
+   * writing only these messages and the small meta record, in one transaction; resolves with their seqs.
+   * Creates the session when it does not exist. Two tabs appending at once never lose a message: each
+   * write takes the next free seqs inside its transaction.
    * @throws StoreError `deleted` when this store saw the session before and it has since been deleted
    *   (through this store, by another tab, or by clearing site data): appending only the tail would store
    *   a broken conversation. {@link SessionStore.save} of the whole session stores it again.
    */
-  append(id: string, messages: readonly ChatMessage[]): Promise<void>;
+  append(id: string, messages: readonly ChatMessage[], options?: AppendOptions): Promise<AppendResult>;
   /** Sets the title. @throws StoreError `not-found` when there is no such session. */
   rename(id: string, title: string): Promise<void>;
   /** Deletes a session and all its messages; deleting a missing session does nothing. */
   delete(id: string): Promise<void>;
   /** Deletes every session of this store (a remembered API key lives elsewhere and stays). */
   clear(): Promise<void>;
-  /** One session as JSON text (see `import`). @throws StoreError `not-found`. */
+  /**
+   * One session as JSON text (see `import`): export version 2, its `tree` holding every branch and
+   * `session.messages` the active path. @throws StoreError `not-found`.
+   */
   export(id: string): Promise<string>;
   /**
-   * Stores an exported session and returns its id: the file's id when it is free, else a new one (an
-   * import never overwrites). @throws StoreError `invalid` for a malformed file; nothing is written then.
+   * Stores an exported session (export version 2 with its branches, or version 1) and returns its id: the
+   * file's id when it is free, else a new one (an import never overwrites). @throws StoreError `invalid` for a malformed file; nothing is written then.
    */
   import(json: string): Promise<string>;
   /**
@@ -149,17 +185,37 @@ export interface SessionStore {
 
 const OBJECT_STORE = 'sessions';
 type SessionKey = ['session', string];
-type MessageKey = ['message', string, number];
-const sessionKey = (id: string): SessionKey => ['session', id];
-const messageKey = (id: string, seq: number): MessageKey => ['message', id, seq];
-const messageRange = (id: string): IDBKeyRange => IDBKeyRange.bound(['message', id, 0], ['message', id, Infinity]);
 // Array keys sort after strings, so this range holds every ["session", <string>] key and nothing else.
 const sessionRange = (): IDBKeyRange => IDBKeyRange.bound(['session'], ['session', []]);
 
 /** A change as posted on the BroadcastChannel (receivers add `remote`). */
 type ChangeMessage = Omit<Extract<StoreChange, { type: 'append' }>, 'remote'> | Omit<Extract<StoreChange, { type: 'save' }>, 'remote'>
   | Omit<Extract<StoreChange, { type: 'rename' }>, 'remote'> | Omit<Extract<StoreChange, { type: 'delete' }>, 'remote'>
-  | Omit<Extract<StoreChange, { type: 'clear' }>, 'remote'>;
+  | Omit<Extract<StoreChange, { type: 'clear' }>, 'remote'> | Omit<Extract<StoreChange, { type: 'branch' }>, 'remote'>;
+
+/** A conversation as {@link SessionStore.load} returns it: the messages of one path and their seqs. */
+export type StoredSession = Session & {
+  /** The seq of each message of `messages`, in the same order (not enumerable). */
+  readonly seqs: readonly number[];
+};
+
+/** What {@link SessionStore.append} resolves with. */
+export interface AppendResult {
+  /** The seq of the first message written (the others follow it: `from + 1`, …). */
+  from: number;
+  /** The seq of the last message of the active path: the last one written (or the old head when none was). */
+  head: number;
+}
+
+/** Options of {@link SessionStore.append}. */
+export interface AppendOptions {
+  /**
+   * The seq of the message the new ones follow (`null`: they start the conversation anew, beside its first
+   * message). When it is not the active path's last message, the messages form a new branch from it,
+   * which becomes the active path; the other branches stay. @defaultValue the active path's last message
+   */
+  parent?: number | null;
+}
 
 function reasonOf(err: unknown): StoreErrorReason {
   const name = err instanceof Error || (typeof DOMException !== 'undefined' && err instanceof DOMException)
@@ -250,7 +306,27 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     opened.addEventListener('close', drop);
   }
 
+  // Version 1 records become version 2 before this store's first operation (see ./migrate.ts). Reads
+  // understand version 1 too, so an operation goes ahead when the upgrade fails; the next one tries again.
+  let migration: Promise<unknown> | undefined;
+
   async function run<T>(
+    mode: IDBTransactionMode,
+    operation: string,
+    id: string | undefined,
+    body: (store: IDBObjectStore) => T | PromiseLike<T>,
+  ): Promise<T> {
+    migration ??= transact('readwrite', 'upgrade', undefined, async (store) => {
+      await migrateRecords(store);
+      await promisifyRequest(store.transaction);
+    }).catch(() => {
+      migration = undefined;
+    });
+    await migration;
+    return transact(mode, operation, id, body);
+  }
+
+  async function transact<T>(
     mode: IDBTransactionMode,
     operation: string,
     id: string | undefined,
@@ -296,7 +372,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       // The connection closed under us (the database was deleted or upgraded elsewhere): reopen once.
       if (retry && !started && err instanceof DOMException && err.name === 'InvalidStateError') {
         if (use === current) use = undefined;
-        return run(mode, operation, id, body, false);
+        return transact(mode, operation, id, body, false);
       }
       throw storeError(err, operation, id);
     } finally {
@@ -332,58 +408,6 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     return channel;
   }
 
-  function readSession(store: IDBObjectStore, id: string): Promise<SessionExport | undefined> {
-    const metaReq = store.get(sessionKey(id));
-    const keysReq = store.getAllKeys(messageRange(id));
-    const valuesReq = store.getAll(messageRange(id));
-    const blobKeysReq = store.getAllKeys(blobRange(id));
-    const blobsReq = store.getAll(blobRange(id));
-    return Promise.all([
-      promisifyRequest(metaReq), promisifyRequest(keysReq), promisifyRequest(valuesReq),
-      promisifyRequest(blobKeysReq), promisifyRequest(blobsReq),
-    ]).then(
-      async ([meta, keys, values, blobKeys, blobValues]) => {
-        if (meta === undefined) return undefined;
-        const corrupt = (why: string): StoreError =>
-          new StoreError('corrupt', `Session store load "${id}" failed: ${why}`, { sessionId: id });
-        const metaProblem = sessionRecordProblem(meta, id);
-        if (metaProblem) throw corrupt(metaProblem);
-        const record = meta as SessionRecord;
-        if (values.length !== record.messageCount) {
-          throw corrupt(`${values.length} message records stored, the session record says ${record.messageCount}`);
-        }
-        const blobs = new Map<number, Map<number, unknown>>();
-        blobKeys.forEach((k, i) => {
-          const [, , seq, part] = k as BlobKey;
-          let forMessage = blobs.get(seq);
-          if (!forMessage) blobs.set(seq, (forMessage = new Map()));
-          forMessage.set(part, blobValues[i]);
-        });
-        const messages: ChatMessage[] = [];
-        for (let i = 0; i < values.length; i++) {
-          const key = keys[i] as MessageKey;
-          if (key[2] !== i) throw corrupt(`message ${i} is missing`);
-          const problem = messageRecordProblem(values[i]);
-          if (problem) throw corrupt(`message ${i}: ${problem}`);
-          try {
-            messages.push(await restoreMessage(values[i] as MessageRecord, blobs.get(i), i));
-          } catch (err) {
-            throw corrupt(err instanceof Error ? err.message : String(err));
-          }
-        }
-        return {
-          format: EXPORT_FORMAT,
-          version: 1,
-          id,
-          title: record.title,
-          createdAt: record.createdAt,
-          updatedAt: record.updatedAt,
-          session: { version: 1, kind: record.kind, systemPrompt: record.systemPrompt, messages },
-        };
-      },
-    );
-  }
-
   /** Writes a whole session (replacing any stored one) inside `store`'s transaction. */
   function writeWhole(
     store: IDBObjectStore,
@@ -391,21 +415,31 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     previous: SessionRecord | undefined,
     data: { kind: SessionKind; systemPrompt: string | undefined; messages: readonly ChatMessage[] },
     meta: { title: string | undefined; createdAt?: number; updatedAt?: number },
+    tree?: SessionTree,
   ): SessionRecord {
     const now = Date.now();
     store.delete(messageRange(id));
     store.delete(blobRange(id));
-    data.messages.forEach((message, seq) => putMessage(store, messageKey(id, seq), id, seq, message));
-    const record: SessionRecord = {
+    const nodes = tree?.nodes ?? data.messages.map((message, seq) => ({ seq, parent: seq === 0 ? null : seq - 1, message }));
+    const depths: number[] = [];
+    for (const node of nodes) {
+      depths[node.seq] = node.parent === null ? 0 : depths[node.parent]! + 1;
+      putMessage(store, messageKey(id, node.seq), id, node.seq, node.message, { parent: node.parent, depth: depths[node.seq]! });
+    }
+    const head = tree ? tree.head : nodes.length - 1;
+    const record: TreeRecord = {
       version: RECORD_VERSION,
       id,
       title: meta.title ?? previous?.title ?? titleFrom(data.messages),
       createdAt: meta.createdAt ?? previous?.createdAt ?? now,
       updatedAt: meta.updatedAt ?? now,
-      messageCount: data.messages.length,
+      messageCount: head < 0 ? 0 : depths[head]! + 1,
       revision: (previous?.revision ?? 0) + 1,
       kind: data.kind,
       systemPrompt: data.systemPrompt,
+      nextSeq: nodes.length,
+      head,
+      choices: tree ? { ...tree.choices } : {},
     };
     store.put(record, sessionKey(id));
     return record;
@@ -464,12 +498,57 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       return out.sort((a, b) => b.updatedAt - a.updatedAt);
     },
 
-    async load(id) {
+    async load(id, loadOptions = {}) {
       checkId(id, 'load');
-      const data = await run('readonly', 'load', id, (store) => readSession(store, id));
+      const through = loadOptions.through;
+      const data = await run('readonly', 'load', id, (store) => readTree(store, id));
       if (!data) return undefined;
       known.add(id);
-      return Session.fromJSON(data.session);
+      if (through !== undefined && !data.tree.nodes[through]) {
+        throw new StoreError('not-found', `Session store load "${id}" failed: no message ${through}`, { sessionId: id });
+      }
+      const path = activePath(data.tree, through);
+      const session = Session.fromJSON({
+        version: 1,
+        kind: data.record.kind,
+        systemPrompt: data.record.systemPrompt,
+        messages: path.map((n) => n.message),
+      }) as StoredSession;
+      Object.defineProperty(session, 'seqs', { value: path.map((n) => n.seq), enumerable: false });
+      return session;
+    },
+
+    async loadTree(id) {
+      checkId(id, 'loadTree');
+      const data = await run('readonly', 'loadTree', id, (store) => readTree(store, id));
+      if (data) known.add(id);
+      return data?.tree;
+    },
+
+    async switchBranch(id, seq) {
+      checkId(id, 'switchBranch');
+      const head = await run('readwrite', 'switchBranch', id, async (store) => {
+        const data = await readTree(store, id);
+        if (!data || !data.tree.nodes[seq]) {
+          throw new StoreError('not-found', `Session store switchBranch "${id}" failed: no message ${seq}`, { sessionId: id });
+        }
+        const { record, tree } = data;
+        const leaf = leafBelow(seq, childrenOf(tree.nodes), tree.choices);
+        let depth = 0;
+        for (let at = tree.nodes[leaf]!.parent; at !== null; at = tree.nodes[at]!.parent) depth += 1;
+        const next: TreeRecord = {
+          ...record,
+          head: leaf,
+          choices: choicesFor(leaf, tree.nodes, tree.choices),
+          messageCount: depth + 1,
+          revision: record.revision + 1,
+        };
+        store.put(next, sessionKey(id));
+        await promisifyRequest(store.transaction);
+        return next;
+      });
+      emit({ type: 'branch', id, head: head.head, messageCount: head.messageCount });
+      return head.head;
     },
 
     async save(id, session, saveOptions = {}) {
@@ -490,39 +569,72 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       emit({ type: 'save', id, messageCount: record.messageCount });
     },
 
-    async append(id, messages) {
+    async append(id, messages, appendOptions = {}) {
       checkId(id, 'append');
       const problem = messagesProblem(messages);
       if (problem) throw new StoreError('invalid', `Session store append "${id}" failed: ${problem}`, { sessionId: id });
-      const { from, record } = await run('readwrite', 'append', id, (store) =>
-        withMeta(store, id, 'append', (previous) => {
-          if (!previous && known.has(id)) {
-            throw new StoreError('deleted', `Session store append "${id}" failed: the session was deleted from storage`, {
-              sessionId: id,
-            });
-          }
-          const now = Date.now();
-          const start = previous?.messageCount ?? 0;
-          messages.forEach((message, i) => putMessage(store, messageKey(id, start + i), id, start + i, message));
-          const next: SessionRecord = {
-            version: RECORD_VERSION,
-            id,
-            title: previous?.title || titleFrom(messages),
-            createdAt: previous?.createdAt ?? now,
-            updatedAt: now,
-            messageCount: start + messages.length,
-            revision: (previous?.revision ?? 0) + 1,
-            kind: previous?.kind ?? 'session',
-            systemPrompt: previous?.systemPrompt,
-          };
-          store.put(next, sessionKey(id));
-          return { from: start, record: next };
-        }),
-      ).catch((err: unknown) => {
+      const asked = appendOptions.parent;
+      if (asked !== undefined && asked !== null && !(Number.isSafeInteger(asked) && asked >= 0)) {
+        throw new StoreError('invalid', `Session store append "${id}" failed: the parent is not a message number`, { sessionId: id });
+      }
+      const result = await run('readwrite', 'append', id, async (store) => {
+       try {
+        const [meta, parentRecord] = await Promise.all([
+          promisifyRequest(store.get(sessionKey(id))),
+          typeof asked === 'number' ? promisifyRequest(store.get(messageKey(id, asked))) : undefined,
+        ]);
+        const metaProblem = meta === undefined ? undefined : sessionRecordProblem(meta, id);
+        if (metaProblem) throw new StoreError('corrupt', `Session store append "${id}" failed: ${metaProblem}`, { sessionId: id });
+        if (meta === undefined && known.has(id)) {
+          throw new StoreError('deleted', `Session store append "${id}" failed: the session was deleted from storage`, { sessionId: id });
+        }
+        const previous = meta === undefined ? undefined : upgradeRecord(meta as SessionRecord);
+        const head = previous?.head ?? -1;
+        const parent = asked === undefined ? (head < 0 ? null : head) : asked;
+        let depth: number;
+        if (parent === null) depth = 0;
+        else if (parent === head) depth = previous!.messageCount;
+        else if (parentRecord === undefined) {
+          throw new StoreError('not-found', `Session store append "${id}" failed: no message ${parent} to continue`, { sessionId: id });
+        } else depth = placeOf(parentRecord as MessageRecord, parent).depth + 1;
+        const from = previous?.nextSeq ?? 0;
+        messages.forEach((message, i) => {
+          const seq = from + i;
+          putMessage(store, messageKey(id, seq), id, seq, message, { parent: i === 0 ? parent : seq - 1, depth: depth + i });
+        });
+        const now = Date.now();
+        const last = messages.length === 0 ? head : from + messages.length - 1;
+        const choices = { ...previous?.choices };
+        // a new branch beside others becomes the chosen one at its fork
+        if (messages.length > 0 && (parent ?? -1) !== head) choices[parent ?? -1] = from;
+        const next: TreeRecord = {
+          version: RECORD_VERSION,
+          id,
+          title: previous?.title || titleFrom(messages),
+          createdAt: previous?.createdAt ?? now,
+          updatedAt: now,
+          messageCount: messages.length === 0 ? (previous?.messageCount ?? 0) : depth + messages.length,
+          revision: (previous?.revision ?? 0) + 1,
+          kind: previous?.kind ?? 'session',
+          systemPrompt: previous?.systemPrompt,
+          nextSeq: from + messages.length,
+          head: last,
+          choices,
+        };
+        store.put(next, sessionKey(id));
+        await promisifyRequest(store.transaction);
+        return { from, head: last, parent, record: next };
+       } catch (err) {
+        abortWith(store, () => undefined, err);
+        throw err;
+       }
+      }).catch((err: unknown) => {
         throw nameQuotaAttachment(err, messages);
       });
       known.add(id);
-      emit({ type: 'append', id, from, count: messages.length, messageCount: record.messageCount });
+      const { from, head, parent, record } = result;
+      emit({ type: 'append', id, from, count: messages.length, messageCount: record.messageCount, parent, head });
+      return { from, head };
     },
 
     async rename(id, title) {
@@ -577,9 +689,20 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
 
     async export(id) {
       checkId(id, 'export');
-      const data = await run('readonly', 'export', id, (store) => readSession(store, id));
+      const data = await run('readonly', 'export', id, (store) => readTree(store, id));
       if (!data) throw new StoreError('not-found', `Session store export "${id}" failed: no such session`, { sessionId: id });
-      return JSON.stringify(data);
+      const { record, tree } = data;
+      const file: SessionExport = {
+        format: EXPORT_FORMAT,
+        version: 2,
+        id,
+        title: record.title,
+        createdAt: record.createdAt,
+        updatedAt: record.updatedAt,
+        session: { version: 1, kind: record.kind, systemPrompt: record.systemPrompt, messages: activePath(tree).map((n) => n.message) },
+        tree,
+      };
+      return JSON.stringify(file);
     },
 
     async import(json) {
@@ -603,7 +726,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
                 title: file.title,
                 createdAt: file.createdAt,
                 updatedAt: file.updatedAt,
-              });
+              }, file.version === 2 ? file.tree : undefined);
               promisifyRequest(store.transaction).then(() => resolve({ id: target, record: r }), reject);
             } catch (err) {
               abortWith(store, reject, err);

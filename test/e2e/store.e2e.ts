@@ -75,7 +75,7 @@ describe('session store in real pages', () => {
     await b.evaluate(() => window.pagent.storeFor('tabs').append('shared', [{ role: 'user', content: 'from B 🅱️' }]));
     await expect
       .poll(() => a.evaluate(() => window.pagent.changes.filter((c) => c.remote).map((c) => ({ ...c }))))
-      .toEqual([{ type: 'append', id: 'shared', from: 0, count: 1, messageCount: 1, remote: true }]);
+      .toEqual([{ type: 'append', id: 'shared', from: 0, count: 1, messageCount: 1, parent: null, head: 0, remote: true }]);
     expect(await a.evaluate(async () => (await window.pagent.storeFor('tabs').load('shared'))!.messages[0]!.content)).toBe(
       'from B 🅱️',
     );

@@ -3,6 +3,7 @@ import type { PagentChatStrings } from '../i18n.js';
 import type { RendererFactory } from './stream-text.js';
 import type { ChatAttachment } from '../attachments/types.js';
 import type { ToolRenderers } from './tool-renderers.js';
+import type { AnswerItem, UserItem } from '../timeline.js';
 
 /** Shared by every timeline part renderer. */
 export interface PartContext {
@@ -21,6 +22,10 @@ export interface PartContext {
   readonly onRenderError?: (error: unknown, name: string) => void;
   /** Re-runs the failed run of an error card, in place; absent when the element has no source to run against. */
   readonly onRetry: ((errorKey: string) => void) | undefined;
+  /** The action row (or editor) under a finished user message or answer; absent when there is none. */
+  readonly messageActions?: (item: UserItem | AnswerItem) => unknown;
+  /** The key of the user message being edited (its bubble gives way to the editor). */
+  readonly editingKey?: string | undefined;
   /** The attachments of a sent message (thumbnails and file chips). */
   readonly renderAttachments?: (list: readonly ChatAttachment[]) => unknown;
 }

@@ -8,10 +8,11 @@ import { streamText } from './stream-text.js';
 
 /** A message the user sent. */
 export function renderUser(item: UserItem, ctx: PartContext): TemplateResult {
+  const editing = ctx.editingKey === item.key;
   return html`<article part="message user" class="message user" aria-label=${ctx.strings.you}>
-    ${item.text === '' && item.attachments ? nothing : html`<div class="bubble" part="message-text">${item.text}</div>`}
+    ${editing || (item.text === '' && item.attachments) ? nothing : html`<div class="bubble" part="message-text">${item.text}</div>`}
     ${item.attachments ? ctx.renderAttachments?.(item.attachments) : nothing}
-  </article>`;
+  </article>${ctx.messageActions?.(item) ?? nothing}`;
 }
 
 /** An answer block, streamed incrementally; a stopped answer carries a visible mark. */
@@ -24,7 +25,7 @@ export function renderAnswer(item: AnswerItem, ctx: PartContext): TemplateResult
   >
     <div class="text" part="answer-text" ${streamText(item.text, item.streaming, ctx.answerRenderer)}></div>
     ${item.stopped ? html`<p class="stopped" part="stopped">${ctx.strings.stopped}</p>` : nothing}
-  </article>`;
+  </article>${ctx.messageActions?.(item) ?? nothing}`;
 }
 
 /** The boundary before turn `n` (shown 1-based). */

@@ -29,7 +29,7 @@ function imageTurn(n: number, bytes = 50_000): ChatMessage[] {
 const textTurn = (n: number): ChatMessage[] => [{ role: 'user', content: `photo ${n} 📷` }, { role: 'assistant', content: `a photo (${n})` }];
 
 /** Counts puts while `fn` runs: records, JSON bytes of the non-blob values, bytes held in blobs. */
-async function countWrites(fn: () => Promise<void>): Promise<{ records: number; jsonBytes: number; blobBytes: number }> {
+async function countWrites(fn: () => Promise<unknown>): Promise<{ records: number; jsonBytes: number; blobBytes: number }> {
   const original = IDBObjectStore.prototype.put;
   const out = { records: 0, jsonBytes: 0, blobBytes: 0 };
   IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {

@@ -36,7 +36,7 @@ export function turn(n: number): ChatMessage[] {
 }
 
 /** Counts `IDBObjectStore.put` calls and the JSON size of the values they write, while `fn` runs. */
-export async function countWrites(fn: () => Promise<void>): Promise<{ puts: number; bytes: number }> {
+export async function countWrites(fn: () => Promise<unknown>): Promise<{ puts: number; bytes: number }> {
   const original = IDBObjectStore.prototype.put;
   let puts = 0;
   let bytes = 0;

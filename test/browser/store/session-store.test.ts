@@ -139,7 +139,7 @@ describe('createSessionStore', () => {
       'not json {',
       '[]',
       JSON.stringify({ ...good, format: 'something-else' }),
-      JSON.stringify({ ...good, version: 2 }),
+      JSON.stringify({ ...good, version: 3 }),
       JSON.stringify({ ...good, id: 'new-id', session: { ...good.session, messages: [...good.session.messages, { role: 'tool', content: 'no id' }] } }),
       JSON.stringify({ ...good, id: 'new-id', session: { ...good.session, messages: [{ role: 'wizard', content: 'hi' }] } }),
     ];
@@ -312,7 +312,7 @@ describe('several stores on one database (as in several tabs)', () => {
     });
     await writer.append('shared', turn(0));
     await seen;
-    expect(changes).toEqual([{ type: 'append', id: 'shared', from: 0, count: 4, messageCount: 4, remote: true }]);
+    expect(changes).toEqual([{ type: 'append', id: 'shared', from: 0, count: 4, messageCount: 4, parent: null, head: 3, remote: true }]);
     expect((await reader.load('shared'))!.messages).toEqual(turn(0));
   });
 
@@ -325,7 +325,7 @@ describe('several stores on one database (as in several tabs)', () => {
     off();
     await store.delete('x');
     expect(changes).toEqual([
-      { type: 'append', id: 'x', from: 0, count: 4, messageCount: 4, remote: false },
+      { type: 'append', id: 'x', from: 0, count: 4, messageCount: 4, parent: null, head: 3, remote: false },
       { type: 'rename', id: 'x', title: 'X', remote: false },
     ]);
   });
@@ -354,7 +354,7 @@ describe('several stores on one database (as in several tabs)', () => {
     const name = uniqueName();
     const a = open(name);
     const b = open(name);
-    const writes: Promise<void>[] = [];
+    const writes: Promise<unknown>[] = [];
     for (let i = 0; i < 25; i++) {
       writes.push(a.append('race', [{ role: 'user', content: `a${i}` }]));
       writes.push(b.append('race', [{ role: 'user', content: `b${i}` }]));
