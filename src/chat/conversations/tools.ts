@@ -53,7 +53,7 @@ function importProblem(text: string, s: ConversationStrings): string {
   }
   const f = parsed as { format?: unknown; version?: unknown; session?: { version?: unknown } } | null;
   if (typeof f !== 'object' || f === null || f.format !== 'pagent-web/session') return s.importWrongFormat;
-  if (f.version !== 1 || (typeof f.session === 'object' && f.session !== null && f.session.version !== 1)) return s.importWrongVersion;
+  if ((f.version !== 1 && f.version !== 2) || (typeof f.session === 'object' && f.session !== null && f.session.version !== 1)) return s.importWrongVersion;
   return s.importInvalid;
 }
 

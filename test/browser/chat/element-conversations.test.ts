@@ -127,6 +127,24 @@ describe('searching the conversation list', () => {
     expect($(el, '[part="session"][aria-current="true"]')!.dataset['sessionId']).toBe('long');
   });
 
+  it('opens a hit in another version of a conversation at that version, and keeps it as the active path', async () => {
+    const { el, store, field } = await listFixture();
+    // "greet" gets a second answer beside "Hello world" (a regenerate): the new one is the active path
+    const { head } = await store.append('greet', [{ role: 'assistant', content: 'Bonjour le monde' }], { parent: 0 });
+    expect((await store.load('greet'))!.messages.map((m) => m.content)).toEqual(['你好世界', 'Bonjour le monde']);
+    await type(field, 'hello world');
+    await until(() => hits(el).length === 1, 'the hit in the older version');
+    hits(el)[0]!.click();
+    await until(() => $(el, '[data-hit]') !== null, 'the marked answer');
+    expect($(el, '[data-hit]')!.textContent).toContain('Hello world');
+    expect(el.shadowRoot!.textContent).not.toContain('Bonjour le monde');
+    // the store's active path is the version shown, so the agent continues from it
+    const loaded = (await store.load('greet'))!;
+    expect(loaded.messages.map((m) => m.content)).toEqual(['你好世界', 'Hello world']);
+    expect(loaded.seqs).toEqual([0, 1]);
+    expect(head).toBe(2);
+  });
+
   it('opens a tool result hit at its tool card', async () => {
     const { el, field } = await listFixture();
     await type(field, 'sunny');

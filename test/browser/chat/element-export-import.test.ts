@@ -141,13 +141,19 @@ describe('importing into the list', () => {
     const { el, store } = await fixture();
     const good = JSON.parse(await store.export('trip')) as Record<string, unknown>;
     const listed = await ids(store);
+    // a message no reader knows, in the active path and in the tree of every branch
+    const tree = good['tree'] as { nodes: Array<{ message: unknown }> };
+    const broken = {
+      ...good, id: 'x', session: { ...(good['session'] as object), messages: [{ role: 'robot' }] },
+      tree: { ...tree, nodes: tree.nodes.map((n, i) => (i === 0 ? { ...n, message: { role: 'robot' } } : n)) },
+    };
     const big = new File(['{}'], 'huge.json');
     Object.defineProperty(big, 'size', { value: 50 * 1024 * 1024 + 1 });
     const cases: Array<[File, string]> = [
       [new File(['not json at all'], 'notes.json'), '“notes.json” is not a JSON file.'],
       [new File([JSON.stringify({ hello: 1 })], 'other.json'), '“other.json” is not an exported conversation.'],
-      [new File([JSON.stringify({ ...good, version: 2 })], 'future.json'), '“future.json” comes from a newer version and cannot be read here.'],
-      [new File([JSON.stringify({ ...good, id: 'x', session: { ...(good.session as object), messages: [{ role: 'robot' }] } })], 'broken.json'), '“broken.json” is damaged and was not imported.'],
+      [new File([JSON.stringify({ ...good, version: 3 })], 'future.json'), '“future.json” comes from a newer version and cannot be read here.'],
+      [new File([JSON.stringify(broken)], 'broken.json'), '“broken.json” is damaged and was not imported.'],
       [big, '“huge.json” is 52.4 MB: files to import can be at most 52.4 MB.'],
     ];
     for (const [file, message] of cases) {
