@@ -1,6 +1,8 @@
 /**
  * Keeps a scroll container pinned to the bottom while the reader is there; stops following as soon as
- * they scroll up (and says so through `atBottom`, for a "jump to latest" button).
+ * they scroll up (and says so through `atBottom`, for a "jump to latest" button). Only a move up stops
+ * it: the browser's own scroll adjustments while content grows (scroll anchoring when something above
+ * the end gets taller, such as a message's action row arriving) move down, and must not.
  *
  * Following never forces a layout: a ResizeObserver on the content (and on the container) runs after the
  * browser's own layout of the frame, once per frame, and only then moves the scroll position. Reading
@@ -30,10 +32,17 @@ export class ScrollController implements ReactiveController {
   private readonly threshold: number;
   /** A smooth "jump to latest" is on its way: its scroll events do not mean the reader scrolled. */
   private jumping: ReturnType<typeof setTimeout> | undefined;
+  /** The scroll position last seen (or last set), to tell the reader's moves up from the rest. */
+  private lastTop = 0;
   private readonly onScroll = (): void => {
     const el = this.el;
     if (!el || this.jumping !== undefined) return;
-    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= this.threshold;
+    const top = el.scrollTop;
+    const up = top < this.lastTop - 1;
+    this.lastTop = top;
+    const atBottom = el.scrollHeight - top - el.clientHeight <= this.threshold;
+    // not at the bottom, but not moved up either (content grew; the next resize follows it)
+    if (!atBottom && !up) return;
     if (atBottom !== this.atBottom) {
       this.atBottom = atBottom;
       this.host.requestUpdate();
@@ -53,6 +62,7 @@ export class ScrollController implements ReactiveController {
     this.follows += 1;
     // 'instant' also ends a smooth "jump to latest" still on its way to the old bottom.
     el.scrollTo({ top: el.scrollHeight, behavior: 'instant' });
+    this.lastTop = el.scrollHeight - el.clientHeight;
   };
 
   constructor(

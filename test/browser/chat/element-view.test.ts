@@ -63,6 +63,29 @@ describe('<pagent-chat> scrolling', () => {
     await chaiExpect(el).to.be.accessible();
   });
 
+  it('keeps following when the browser moves the view down as content grows; only a move up stops it', async () => {
+    const el = await chatFixture((c) => (c.style.height = '300px'));
+    for (let i = 0; i < 6; i++) await pushAll(el, textRun(`question ${i}`, [`answer ${i}\n\nwith a second paragraph`]));
+    const log = $(el, '[part="timeline"]')!;
+    const atBottom = () => log.scrollHeight - log.scrollTop - log.clientHeight <= 24;
+    await until(atBottom, 'the view to follow to the bottom');
+    // content grows, and before the view follows it the browser moves it down a little (as scroll
+    // anchoring does when something above the end gets taller): still following
+    el.push({ method: 'RunBegin', params: { user_input: 'more' } });
+    el.push({ method: 'TextDelta', params: { text: 'a long answer\n\n'.repeat(30) } });
+    await el.updateComplete;
+    log.scrollTop += 5;
+    log.dispatchEvent(new Event('scroll'));
+    await el.updateComplete;
+    expect($(el, '[part="jump-button"]')).toBeNull();
+    await until(atBottom, 'the view to follow the new content');
+    // the reader scrolls up: following stops
+    log.scrollTop -= 200;
+    log.dispatchEvent(new Event('scroll'));
+    await el.updateComplete;
+    expect($(el, '[part="jump-button"]')).not.toBeNull();
+  });
+
   it('follows without reading layout per update: at most one scroll write per frame', async () => {
     const el = await chatFixture((c) => (c.style.height = '300px'));
     await pushAll(el, textRun('q', ['start']));

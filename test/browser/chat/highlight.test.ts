@@ -162,7 +162,7 @@ describe('syntax highlighting', () => {
     await pushAll(el, textRun('copy', ['```py\nprint("hi")\n```']));
     await until(() => tokensIn($(el, 'code')!).length > 0, 'highlighted');
     const writeText = vi.spyOn(navigator.clipboard, 'writeText').mockResolvedValue(undefined);
-    $(el, '[part="copy-button"]')!.click();
+    $(el, '[part="code-block"] [part="copy-button"]')!.click();
     expect(writeText).toHaveBeenCalledWith('print("hi")\n');
     writeText.mockRestore();
   });
