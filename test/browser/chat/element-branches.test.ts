@@ -185,6 +185,28 @@ describe('<pagent-chat> message actions with an Agent and a store', () => {
     expect(answers(el)).toEqual(['A1']);
   });
 
+  it('lets the page veto a version switch with preventDefault: the shown path, the stored active path and the model stay', async () => {
+    const { el, store, bodies } = await setup([text('A1'), text('A1, second try')]);
+    await ask(el, 'Q1', 'A1');
+    await userEvent.click($(el, '[part="regenerate-button"]')!);
+    await until(() => answers(el).at(-1) === 'A1, second try' && position(el, 'answer', 0) === '2 of 2' && idle(el), 'the second version');
+    const stored = (await store.load('c'))!.messages.map((m) => m.content);
+    expect(stored).toEqual(['Q1', 'A1, second try']);
+    const seen: unknown[] = [];
+    el.addEventListener('pagent-branch', (e) => {
+      seen.push(e.detail);
+      e.preventDefault();
+    });
+    await userEvent.click(actionsOf(el, 'answer', 0).querySelector('[aria-label="Previous version"]')!);
+    await new Promise((r) => setTimeout(r, 200));
+    await el.updateComplete;
+    expect(seen).toHaveLength(1);
+    expect(answers(el)).toEqual(['A1, second try']);
+    expect(position(el, 'answer', 0)).toBe('2 of 2');
+    expect((await store.load('c'))!.messages.map((m) => m.content)).toEqual(stored);
+    expect(await bodies()).toHaveLength(2);
+  });
+
   it('offers only Copy for a src source (no branches there)', async () => {
     const el = await chatFixture((c) => (c.src = `${api}/wire/plain`));
     el.push({ method: 'RunBegin', params: { user_input: 'Hi' } });
