@@ -236,10 +236,11 @@ export class PagentChat extends LitElement {
   });
   private readonly rows = new TimelineChunks();
   private readonly sessions = new SessionController(this, {
-    onOpen: (id, messages, fromList) => {
+    onOpen: (id, messages, fromList, refresh) => {
       this.stopRunInFlight();
       this.denyPendingApprovals();
-      this.attachments.state?.clear();
+      // files waiting in the composer stay when another tab changed the conversation shown
+      if (!refresh) this.attachments.state?.clear();
       this.timeline = timelineFromMessages(messages);
       this.actions?.clear();
       // the agent continues the conversation shown (it restores it from the store on its next run)
@@ -259,6 +260,12 @@ export class PagentChat extends LitElement {
       this.timeline = addNotice(this.timeline, { code: error.code, message: error.message, where: error.where });
     },
     onError: (err) => void this.reportError(err),
+    // shown again as stored, and continued from there, unless a run, an open or an edit is under way here
+    onRemoteChange: (id) => {
+      if (this.streaming || this.sessions.pending || this.actions?.editingKey !== undefined) return;
+      this.switchAgentSession(id);
+      void this.sessions.open(id, false, true);
+    },
     onReveal: (show) =>
       void this.updateComplete.then(() => {
         // the reader looks at an older message now: the view stops following the newest one

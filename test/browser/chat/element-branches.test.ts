@@ -219,6 +219,45 @@ describe('<pagent-chat> message actions with an Agent and a store', () => {
   });
 });
 
+describe('<pagent-chat> changes from another tab', () => {
+  it('shows the version another store instance switched to, and what it appended, when idle; the next request is that path', async () => {
+    const { el, bodies, name } = await setup([text('A1'), text('A1, second try'), text('A3')]);
+    await ask(el, 'Q1', 'A1');
+    await userEvent.click($(el, '[part="regenerate-button"]')!);
+    await until(() => answers(el).at(-1) === 'A1, second try' && position(el, 'answer', 0) === '2 of 2' && idle(el), 'the second version');
+    // another tab: a second store on the same database
+    const other = createSessionStore({ name });
+    stores.push(other);
+    const tree = (await other.loadTree('c'))!;
+    const first = tree.nodes.find((n) => n.message.content === 'A1')!;
+    await other.switchBranch('c', first.seq);
+    await until(() => answers(el).at(-1) === 'A1' && position(el, 'answer', 0) === '1 of 2' && idle(el), 'the version switched elsewhere');
+    expect(users(el)).toEqual(['Q1']);
+
+    await other.append('c', [{ role: 'user', content: 'Q2' }, { role: 'assistant', content: 'A2' }]);
+    await until(() => answers(el).at(-1) === 'A2' && idle(el), 'the turn added elsewhere');
+    expect(users(el)).toEqual(['Q1', 'Q2']);
+    expect(answers(el)).toEqual(['A1', 'A2']);
+    // the agent continues what is shown
+    await ask(el, 'Q3', 'A3');
+    expect((await bodies())[2]).toEqual(['Q1', 'A1', 'Q2', 'A2', 'Q3']);
+  });
+
+  it('leaves the timeline alone while a run is going', async () => {
+    const slow: ScriptedResponse = { chunks: [chunk({ role: 'assistant', content: 'A1' }), chunk({}, 'stop')], delayMs: 400 };
+    const { el, name } = await setup([slow]);
+    const other = createSessionStore({ name });
+    stores.push(other);
+    await other.append('c', [{ role: 'user', content: 'Q0' }, { role: 'assistant', content: 'A0' }]);
+    await until(() => answers(el).at(-1) === 'A0', 'the stored turn');
+    el.send('Q1');
+    await until(() => el.streaming, 'the run');
+    await other.append('c', [{ role: 'user', content: 'Elsewhere' }]);
+    await until(() => answers(el).at(-1) === 'A1' && idle(el), 'the answer');
+    expect(users(el)).toEqual(['Q0', 'Q1']);
+  });
+});
+
 describe('<pagent-chat> Retry of a stopped last run (src)', () => {
   const line = (method: string, params: unknown): string => JSON.stringify({ jsonrpc: '2.0', method, params }) + '\n';
   const ndjson = { 'Content-Type': 'application/x-ndjson' };
