@@ -32,6 +32,7 @@ import {
   currentAnswer,
   reduceTimeline,
   retryRun,
+  retryStopped,
   setApproval,
   timelineFromMessages,
   type TimelineState,
@@ -115,7 +116,7 @@ const WIRE_LOG_LIMIT = 2000;
  * @csspart tool-approval - The approve / deny row; `approve-button`, `deny-button` inside.
  * @csspart turn - A turn boundary.
  * @csspart usage - Token usage of a run.
- * @csspart message-actions - The toolbar after a finished message: `copy-button`, `edit-button`, `regenerate-button`, `copy-failed`, and `branch-switcher` (`branch-previous`, `branch-position`, `branch-next`).
+ * @csspart message-actions - The toolbar after a finished message: `copy-button`, `edit-button`, `regenerate-button`, `resend-button` (Retry of a stopped last run of `src` or `client`), `copy-failed`, and `branch-switcher` (`branch-previous`, `branch-position`, `branch-next`).
  * @csspart message-editor - The inline editor of a user message: `editor-input`, `editor-cancel`, `editor-send`.
  * @csspart error - A failed run: a short sentence for its kind, `error-details` (the message, code, status, where) and `retry-button` inside.
  * @csspart jump-button - "Jump to latest", shown when scrolled up.
@@ -235,10 +236,11 @@ export class PagentChat extends LitElement {
   });
   private readonly rows = new TimelineChunks();
   private readonly sessions = new SessionController(this, {
-    onOpen: (id, messages, fromList) => {
+    onOpen: (id, messages, fromList, refresh) => {
       this.stopRunInFlight();
       this.denyPendingApprovals();
-      this.attachments.state?.clear();
+      // files waiting in the composer stay when another tab changed the conversation shown
+      if (!refresh) this.attachments.state?.clear();
       this.timeline = timelineFromMessages(messages);
       this.actions?.clear();
       // the agent continues the conversation shown (it restores it from the store on its next run)
@@ -258,6 +260,12 @@ export class PagentChat extends LitElement {
       this.timeline = addNotice(this.timeline, { code: error.code, message: error.message, where: error.where });
     },
     onError: (err) => void this.reportError(err),
+    // shown again as stored, and continued from there, unless a run, an open or an edit is under way here
+    onRemoteChange: (id) => {
+      if (this.streaming || this.sessions.pending || this.actions?.editingKey !== undefined) return;
+      this.switchAgentSession(id);
+      void this.sessions.open(id, false, true);
+    },
     onReveal: (show) =>
       void this.updateComplete.then(() => {
         // the reader looks at an older message now: the view stops following the newest one
@@ -336,10 +344,10 @@ export class PagentChat extends LitElement {
     this.startRun(text, false, attachments);
   }
 
-  /** Re-runs the failed run of an error card once, in place (no second user message). */
-  private retry(errorKey: string): void {
+  /** Re-runs the failed run of an error card (no key: the stopped last run) once, in place (no second user message). */
+  private retry(errorKey?: string): void {
     if (this.runs.running || this.timeline.runOpen) return;
-    const next = retryRun(this.timeline, errorKey);
+    const next = errorKey === undefined ? retryStopped(this.timeline) : retryRun(this.timeline, errorKey);
     if (next === this.timeline) return;
     if (!this.dispatchEvent(createChatEvent('pagent-send', { text: next.input ?? '', retry: true }))) return;
     this.timeline = next;
@@ -542,7 +550,7 @@ export class PagentChat extends LitElement {
   }
 
   private cachedContext: PartContext | undefined;
-  private contextActions = -1;
+  private contextActions: string | undefined = '';
   private contextAllowImage: ((url: URL) => boolean) | undefined;
   private contextLoaded = false;
 
@@ -552,7 +560,7 @@ export class PagentChat extends LitElement {
     const { allowImage, renderers } = this;
     const c = this.cachedContext;
     const loaded = Boolean(this.attachments.state);
-    const actions = this.actions ? this.actions.version + (this.actions.canBranch ? 0.5 : 0) : -2;
+    const actions = this.actions?.stamp;
     if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && this.contextActions === actions) return c;
     this.contextActions = actions;
     this.contextLoaded = loaded;
@@ -725,6 +733,8 @@ export class PagentChat extends LitElement {
           return host.store;
         },
         idle: () => !this.runs.running && !this.timeline.runOpen,
+        resends: () => !this.agent && Boolean(this.client || this.src),
+        retryStopped: () => this.retry(),
         strings: () => this.localStrings,
         items: () => this.timeline.items,
         requestUpdate: () => this.requestUpdate(),

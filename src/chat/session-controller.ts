@@ -16,8 +16,8 @@ export interface ChatStore {
   load(id: string): Promise<{ readonly messages: readonly ChatMessage[]; readonly seqs?: readonly number[] } | undefined>;
   rename(id: string, title: string): Promise<unknown>;
   delete(id: string): Promise<unknown>;
-  /** Optional: change notifications; returns the unsubscribe function. */
-  subscribe?(listener: () => void): () => void;
+  /** Optional: change notifications (what changed, and whether another tab changed it); returns the unsubscribe function. */
+  subscribe?(listener: (change?: { type: string; id?: string; remote?: boolean }) => void): () => void;
   /** Optional: shows a search field over the list. */
   search?(query: string, options?: SessionSearchOptions): Promise<SessionSearchHit[]>;
   /** Optional: shows an export button on each row (Markdown or this JSON). */
@@ -30,13 +30,18 @@ export interface ChatStore {
 
 /** Callbacks of {@link SessionController}. */
 export interface SessionControllerOptions {
-  /** A conversation was opened: from the list (`fromList`), or by {@link SessionController.open} otherwise. */
-  onOpen(id: string, messages: readonly ChatMessage[], fromList: boolean): void;
+  /**
+   * A conversation was opened: from the list (`fromList`), or by {@link SessionController.open} otherwise;
+   * `refresh`: the one shown, again, after another tab changed it.
+   */
+  onOpen(id: string, messages: readonly ChatMessage[], fromList: boolean, refresh?: boolean): void;
   /** The open conversation is being deleted: the store deletes it once this settles. */
   onDelete(id: string): void | Promise<void>;
   /** A conversation could not be opened (e.g. another tab blocks the database). */
   onOpenError(id: string, err: unknown): void;
   onError(err: unknown): void;
+  /** Another tab switched the version of, or added to, the conversation shown. */
+  onRemoteChange?(id: string): void;
   /**
    * Shows one message of the conversation just opened (a search hit): once the host has rendered it,
    * it stops following the newest message and calls `show` with its timeline.
@@ -88,7 +93,13 @@ export class SessionController implements ReactiveController {
     const store = this.store;
     if (!store) return;
     if (store.search || store.export || store.import) void this.loadTools();
-    if (!this.unsubscribe && store.subscribe) this.unsubscribe = store.subscribe(() => void this.refresh());
+    if (!this.unsubscribe && store.subscribe) {
+      this.unsubscribe = store.subscribe((change) => {
+        void this.refresh();
+        const id = change?.id;
+        if (change?.remote && id !== undefined && id === this.openId && (change.type === 'branch' || change.type === 'append')) this.options.onRemoteChange?.(id);
+      });
+    }
     void this.refresh();
   }
 
@@ -143,8 +154,8 @@ export class SessionController implements ReactiveController {
   }
 
   /** Loads a stored conversation and hands it to `onOpen` (an unknown id opens as empty). */
-  open(id: string, fromList = false): Promise<void> {
-    const opening = this.load(id, fromList);
+  open(id: string, fromList = false, refresh = false): Promise<void> {
+    const opening = this.load(id, fromList, refresh);
     this.opening = opening;
     void opening.finally(() => {
       if (this.opening === opening) this.opening = undefined;
@@ -152,13 +163,13 @@ export class SessionController implements ReactiveController {
     return opening;
   }
 
-  private async load(id: string, fromList: boolean): Promise<void> {
+  private async load(id: string, fromList: boolean, refresh: boolean): Promise<void> {
     try {
       const session = await this.store?.load(id);
       this.openId = id;
       this.shown = session?.messages ?? [];
       this.shownSeqs = session?.seqs;
-      this.options.onOpen(id, this.shown, fromList);
+      this.options.onOpen(id, this.shown, fromList, refresh);
     } catch (err) {
       this.options.onOpenError(id, err);
     }

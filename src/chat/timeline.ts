@@ -478,6 +478,17 @@ export function retryRun(state: TimelineState, errorKey: string): TimelineState 
 }
 
 /**
+ * Prepares the retry of the last run when the user stopped it, in place, as {@link retryRun} does for a
+ * failed one: the next run adopts its input. Returns the state unchanged when the last row is not a
+ * stopped run's end (it was retried already, or a newer run followed).
+ */
+export function retryStopped(state: TimelineState): TimelineState {
+  const last = state.items.at(-1);
+  if (last?.kind !== 'run-end' || !last.cancelled || state.runOpen || !state.input) return state;
+  return { ...state, work: state.work + 1, sentPending: true };
+}
+
+/**
  * Marks a tool call as waiting for the user's approval (or, with `decision`, records it: approved goes
  * back to pending, denied stays denied even if a result follows).
  */

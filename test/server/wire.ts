@@ -57,6 +57,7 @@ export interface CloseRecord {
 }
 
 const records = new Map<string, CloseRecord>();
+const recordedBodies = new Map<string, string[]>();
 const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const SAFE_SEGMENT = /^[A-Za-z0-9_.-]+$/;
 
@@ -169,6 +170,7 @@ function json(res: ServerResponse, value: unknown, status = 200): void {
  *   of test/helpers/ag-ui-producer.ts or ai-sdk-producer.ts, written by that protocol's own producer;
  * - `GET /wire/echo` / `POST /wire/echo`: one pagent run whose `user_input` is the JSON of the request's
  *   method, body and headers (x-*, accept, content-type);
+ * - `POST /wire/recorded/<key>?s=[…]`: records the body and plays the request's script; `GET` lists the bodies;
  * - `GET /wire/closes?id=`: the {@link CloseRecord} of a scripted connection (`{}` when unknown).
  */
 export const wireRoutes: RouteHandler = async (req, res, url) => {
@@ -205,6 +207,21 @@ export const wireRoutes: RouteHandler = async (req, res, url) => {
     ];
     res.writeHead(200, { ...CORS_HEADERS, 'Content-Type': 'application/x-ndjson' });
     res.end(lines.map((l) => JSON.stringify(l) + '\n').join(''));
+    return true;
+  }
+  if (route.startsWith('recorded/')) {
+    // POST: records the request body under the key and plays the n-th script of `?s=[…]` (the last one
+    // again after that); GET: the bodies received so far, oldest first
+    const key = route.slice('recorded/'.length);
+    const bodies = recordedBodies.get(key) ?? [];
+    recordedBodies.set(key, bodies);
+    if (req.method !== 'POST') {
+      json(res, bodies);
+      return true;
+    }
+    bodies.push(await readBody(req));
+    const scripts = JSON.parse(url.searchParams.get('s') ?? '[]') as WireScript[];
+    await play(req, res, scripts[Math.min(bodies.length, scripts.length) - 1] ?? {});
     return true;
   }
   if (route === 'closes') {

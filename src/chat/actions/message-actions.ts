@@ -22,6 +22,10 @@ export interface ActionsHost {
   readonly store: unknown;
   /** No run is going. */
   idle(): boolean;
+  /** The source is `src` or `client`: a stopped last run can be sent again (an agent regenerates instead). */
+  resends(): boolean;
+  /** Sends the stopped last run's message again, once, as the Retry of a failed run does. */
+  retryStopped(): void;
   strings(): PagentChatStrings;
   items(): readonly TimelineItem[];
   requestUpdate(): void;
@@ -115,6 +119,29 @@ export class MessageActions {
     return Boolean(agent?.rewind && agent.sessionId !== undefined && this.branchStore) && this.host.idle();
   }
 
+  /**
+   * The row (the run's last answer, else its user message) that offers Retry when the last run of a `src`
+   * or `client` source was stopped; gone once that retry starts.
+   */
+  get retryKey(): string | undefined {
+    if (!this.host.resends() || !this.host.idle()) return undefined;
+    const items = this.host.items();
+    const end = items.at(-1);
+    if (end?.kind !== 'run-end' || !end.cancelled) return undefined;
+    let answer: string | undefined;
+    for (let i = items.length - 2; i >= 0 && items[i]!.run === end.run; i--) {
+      const item = items[i]!;
+      if (item.kind === 'answer') answer ??= item.key;
+      if (item.kind === 'user') return answer ?? item.key;
+    }
+    return undefined;
+  }
+
+  /** What the rows' actions depend on besides the rows: the element makes a new part context when it changes. */
+  get stamp(): string {
+    return `${this.version} ${this.canBranch} ${this.retryKey}`;
+  }
+
   /** Places the shown messages on the stored tree of the agent's conversation (after its saves landed). */
   update(id = this.host.agent?.sessionId): Promise<void> {
     const store = this.branchStore;
@@ -146,6 +173,7 @@ export class MessageActions {
       void this.focusLater(`.message-actions[data-key="${key}"] [part="edit-button"]`);
     },
     switchTo: (key: string, seq: number) => void this.showVersion(key, seq),
+    retry: () => this.host.retryStopped(),
   };
 
   private async focusLater(selector: string): Promise<void> {
@@ -304,6 +332,7 @@ export class MessageActions {
       versions: place?.versions,
       canEdit: item.kind === 'user' && place !== undefined,
       canRegenerate: item.kind === 'answer' && place?.last === true,
+      canRetry: this.retryKey === item.key,
     };
     const copy = this.copyState?.key === item.key ? this.copyState : undefined;
     return renderMessageActions(lit, item.key, target, ctx, on, copy);

@@ -1,5 +1,6 @@
 /**
- * The actions under a message: Copy on every message; with a conversation kept in the browser (the
+ * The actions under a message: Copy on every message; Retry under a stopped last run of a `src` or `client`
+ * source; with a conversation kept in the browser (the
  * `agent` property and a store), Edit on user messages, Regenerate on the last answer, and `‹ 2 / 3 ›`
  * to move between the versions of a message. Every control is a real button with an accessible name.
  */
@@ -24,6 +25,8 @@ export interface MessageActionTarget {
   readonly versions?: { readonly seqs: readonly number[]; readonly index: number };
   readonly canEdit: boolean;
   readonly canRegenerate: boolean;
+  /** The last run was stopped: Retry sends its message again (a `src` or `client` source). */
+  readonly canRetry?: boolean;
 }
 
 /** Callbacks of the actions; the element implements them. */
@@ -32,6 +35,7 @@ export interface MessageActionHandlers {
   regenerate(key: string): void;
   edit(key: string): void;
   switchTo(key: string, seq: number): void;
+  retry(): void;
 }
 
 function versions(lit: Lit, key: string, target: MessageActionTarget, ctx: PartContext, on: MessageActionHandlers): unknown {
@@ -73,6 +77,7 @@ export function renderMessageActions(
     ${target.canRegenerate
       ? html`<button part="regenerate-button" type="button" @click=${() => on.regenerate(key)}>${s.regenerate}</button>`
       : nothing}
+    ${target.canRetry ? html`<button part="resend-button" type="button" @click=${() => on.retry()}>${s.retry}</button>` : nothing}
     ${copied && !copied.ok ? html`<span part="copy-failed" class="copy-failed">${s.copyFailed}</span>` : nothing}
   </div>`;
 }

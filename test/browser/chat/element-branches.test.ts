@@ -52,7 +52,8 @@ const users = (el: PagentChat): string[] => $$(el, '[part~="user"] [part="messag
 const actionsOf = (el: PagentChat, role: 'user' | 'answer', i: number): HTMLElement =>
   $$(el, `[part~="${role}"]`).at(i)!.nextElementSibling as HTMLElement;
 const position = (el: PagentChat, role: 'user' | 'answer', i: number): string | undefined =>
-  actionsOf(el, role, i)?.querySelector('[part="branch-position"]')?.textContent ?? undefined;
+  // undefined while a rerun has not shown that message yet
+  $$(el, `[part~="${role}"]`).at(i)?.nextElementSibling?.querySelector('[part="branch-position"]')?.textContent ?? undefined;
 /** The last answer offers Regenerate: its run has ended and its place in the store is known. */
 const idle = (el: PagentChat): boolean => $$(el, '[part~="answer"]').at(-1)?.nextElementSibling?.querySelector('[part="regenerate-button"]') != null;
 
@@ -185,6 +186,28 @@ describe('<pagent-chat> message actions with an Agent and a store', () => {
     expect(answers(el)).toEqual(['A1']);
   });
 
+  it('lets the page veto a version switch with preventDefault: the shown path, the stored active path and the model stay', async () => {
+    const { el, store, bodies } = await setup([text('A1'), text('A1, second try')]);
+    await ask(el, 'Q1', 'A1');
+    await userEvent.click($(el, '[part="regenerate-button"]')!);
+    await until(() => answers(el).at(-1) === 'A1, second try' && position(el, 'answer', 0) === '2 of 2' && idle(el), 'the second version');
+    const stored = (await store.load('c'))!.messages.map((m) => m.content);
+    expect(stored).toEqual(['Q1', 'A1, second try']);
+    const seen: unknown[] = [];
+    el.addEventListener('pagent-branch', (e) => {
+      seen.push(e.detail);
+      e.preventDefault();
+    });
+    await userEvent.click(actionsOf(el, 'answer', 0).querySelector('[aria-label="Previous version"]')!);
+    await new Promise((r) => setTimeout(r, 200));
+    await el.updateComplete;
+    expect(seen).toHaveLength(1);
+    expect(answers(el)).toEqual(['A1, second try']);
+    expect(position(el, 'answer', 0)).toBe('2 of 2');
+    expect((await store.load('c'))!.messages.map((m) => m.content)).toEqual(stored);
+    expect(await bodies()).toHaveLength(2);
+  });
+
   it('offers only Copy for a src source (no branches there)', async () => {
     const el = await chatFixture((c) => (c.src = `${api}/wire/plain`));
     el.push({ method: 'RunBegin', params: { user_input: 'Hi' } });
@@ -193,6 +216,119 @@ describe('<pagent-chat> message actions with an Agent and a store', () => {
     // the actions come with their chunk, loaded on the first render
     await until(() => $$(el, '[part="copy-button"]').length === 2, 'Copy on both messages');
     expect($$(el, '[part="edit-button"], [part="regenerate-button"], [part="branch-switcher"]')).toHaveLength(0);
+  });
+});
+
+describe('<pagent-chat> changes from another tab', () => {
+  it('shows the version another store instance switched to, and what it appended, when idle; the next request is that path', async () => {
+    const { el, bodies, name } = await setup([text('A1'), text('A1, second try'), text('A3')]);
+    await ask(el, 'Q1', 'A1');
+    await userEvent.click($(el, '[part="regenerate-button"]')!);
+    await until(() => answers(el).at(-1) === 'A1, second try' && position(el, 'answer', 0) === '2 of 2' && idle(el), 'the second version');
+    // another tab: a second store on the same database
+    const other = createSessionStore({ name });
+    stores.push(other);
+    const tree = (await other.loadTree('c'))!;
+    const first = tree.nodes.find((n) => n.message.content === 'A1')!;
+    await other.switchBranch('c', first.seq);
+    await until(() => answers(el).at(-1) === 'A1' && position(el, 'answer', 0) === '1 of 2' && idle(el), 'the version switched elsewhere');
+    expect(users(el)).toEqual(['Q1']);
+
+    await other.append('c', [{ role: 'user', content: 'Q2' }, { role: 'assistant', content: 'A2' }]);
+    await until(() => answers(el).at(-1) === 'A2' && idle(el), 'the turn added elsewhere');
+    expect(users(el)).toEqual(['Q1', 'Q2']);
+    expect(answers(el)).toEqual(['A1', 'A2']);
+    // the agent continues what is shown
+    await ask(el, 'Q3', 'A3');
+    expect((await bodies())[2]).toEqual(['Q1', 'A1', 'Q2', 'A2', 'Q3']);
+  });
+
+  it('leaves the timeline alone while a run is going', async () => {
+    const slow: ScriptedResponse = { chunks: [chunk({ role: 'assistant', content: 'A1' }), chunk({}, 'stop')], delayMs: 400 };
+    const { el, name } = await setup([slow]);
+    const other = createSessionStore({ name });
+    stores.push(other);
+    await other.append('c', [{ role: 'user', content: 'Q0' }, { role: 'assistant', content: 'A0' }]);
+    await until(() => answers(el).at(-1) === 'A0', 'the stored turn');
+    el.send('Q1');
+    await until(() => el.streaming, 'the run');
+    await other.append('c', [{ role: 'user', content: 'Elsewhere' }]);
+    await until(() => answers(el).at(-1) === 'A1' && idle(el), 'the answer');
+    expect(users(el)).toEqual(['Q0', 'Q1']);
+  });
+});
+
+describe('<pagent-chat> Retry of a stopped last run (src)', () => {
+  const line = (method: string, params: unknown): string => JSON.stringify({ jsonrpc: '2.0', method, params }) + '\n';
+  const ndjson = { 'Content-Type': 'application/x-ndjson' };
+
+  it('offers Retry on a stopped answer; it sends the same body once more, shows the new answer, and goes away', async () => {
+    const key = crypto.randomUUID();
+    const scripts = [
+      // the first run streams a little, then hangs until the user stops it
+      { headers: ndjson, chunks: [line('RunBegin', { user_input: 'Q' }), line('TextDelta', { text: 'Partial' })], end: 'hang' },
+      { headers: ndjson, chunks: [line('RunBegin', { user_input: 'Q' }), line('TextDelta', { text: 'Full answer' }), line('RunEnd', { content: 'Full answer', tool_calls: [], reasoning_content: '', usage: null })] },
+    ];
+    const url = `${api}/wire/recorded/${key}`;
+    const received = async (): Promise<unknown[]> => ((await (await fetch(url)).json()) as string[]).map((b) => JSON.parse(b));
+    const el = await chatFixture((c) => (c.src = `${url}?s=${encodeURIComponent(JSON.stringify(scripts))}`));
+    const sent: unknown[] = [];
+    el.addEventListener('pagent-send', (e) => sent.push(e.detail));
+    const notes = { name: 'notes.txt', type: 'text/plain', size: 5, kind: 'text' as const, part: { type: 'text' as const, text: 'notes' } };
+    el.send('Q', [notes]);
+    await until(() => answers(el).at(-1) === 'Partial', 'the partial answer');
+    expect($(el, '[part="resend-button"]')).toBeNull(); // not while the run goes
+    await userEvent.click($(el, '[part="stop-button"]')!);
+    await until(() => !el.streaming && $(el, '[part="resend-button"]') !== null, 'Retry under the stopped answer');
+    const retry = $<HTMLButtonElement>(el, '[part="resend-button"]')!;
+    // the stopped answer's action row carries it, reachable by keyboard, named "Retry"
+    expect(retry.closest('[part="message-actions"]')).toBe(actionsOf(el, 'answer', 0));
+    expect(retry.textContent!.trim()).toBe('Retry');
+    await chaiExpect(el).to.be.accessible();
+    const first = await received();
+    expect(first).toHaveLength(1);
+
+    retry.focus();
+    await userEvent.keyboard('{Enter}');
+    await until(() => answers(el).at(-1) === 'Full answer' && !el.streaming, 'the new answer');
+    const bodies = await received();
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toEqual(bodies[0]);
+    expect((bodies[0] as { content: unknown }).content).toEqual([{ type: 'text', text: 'Q' }, notes.part]);
+    // shown once, in place: one user message, the stopped answer kept, then the new one
+    expect(users(el)).toEqual(['Q']);
+    expect(answers(el)).toEqual(['Partial', 'Full answer']);
+    expect(sent).toEqual([{ text: 'Q', attachments: [notes] }, { text: 'Q', retry: true }]);
+    // used once: gone, and no other row offers it
+    expect($$(el, '[part="resend-button"]')).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await received()).toHaveLength(2);
+  });
+
+  it('localises Retry (ja, zh-CN) and offers none after an agent run or a finished run', async () => {
+    for (const [lang, label] of [['ja', '再試行'], ['zh-CN', '重试']] as const) {
+      const el = await chatFixture((c) => {
+        c.setAttribute('lang', lang);
+        c.src = `${api}/wire/plain`;
+      });
+      el.push({ method: 'RunBegin', params: { user_input: 'Q' } });
+      el.stop();
+      await until(() => $(el, '[part="resend-button"]') !== null, `Retry in ${lang}`);
+      expect($(el, '[part="resend-button"]')!.textContent!.trim()).toBe(label);
+      // stopped before any answer: the user message's row carries it
+      expect($(el, '[part="resend-button"]')!.closest('[part="message-actions"]')).toBe(actionsOf(el, 'user', 0));
+    }
+    const finished = await chatFixture((c) => (c.src = `${api}/wire/plain`));
+    finished.push({ method: 'RunBegin', params: { user_input: 'Hi' } });
+    finished.push({ method: 'RunEnd', params: { content: 'Hello', tool_calls: [], reasoning_content: '', usage: null } });
+    await until(() => $$(finished, '[part="copy-button"]').length === 2, 'the actions');
+    expect($(finished, '[part="resend-button"]')).toBeNull();
+
+    const { el } = await setup([text('A1')]);
+    el.push({ method: 'RunBegin', params: { user_input: 'Q' } });
+    el.stop();
+    await until(() => !el.streaming && $$(el, '[part="copy-button"]').length >= 1, 'the stopped agent turn');
+    expect($(el, '[part="resend-button"]')).toBeNull();
   });
 });
 
