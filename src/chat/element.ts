@@ -116,7 +116,7 @@ const WIRE_LOG_LIMIT = 2000;
  * @csspart tool-approval - The approve / deny row; `approve-button`, `deny-button` inside.
  * @csspart turn - A turn boundary.
  * @csspart usage - Token usage of a run.
- * @csspart message-actions - The toolbar after a finished message: `copy-button`, `edit-button`, `regenerate-button`, `resend-button` (Retry of a stopped last run of `src` or `client`), `copy-failed`, and `branch-switcher` (`branch-previous`, `branch-position`, `branch-next`).
+ * @csspart message-actions - The toolbar after a finished message: `message-copy-button`, `edit-button`, `regenerate-button`, `resend-button` (Retry of a stopped last run of `src` or `client`), `copy-failed`, and `branch-switcher` (`branch-previous`, `branch-position`, `branch-next`).
  * @csspart message-editor - The inline editor of a user message: `editor-input`, `editor-cancel`, `editor-send`.
  * @csspart error - A failed run: a short sentence for its kind, `error-details` (the message, code, status, where) and `retry-button` inside.
  * @csspart jump-button - "Jump to latest", shown when scrolled up.

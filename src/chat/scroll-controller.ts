@@ -1,8 +1,9 @@
 /**
  * Keeps a scroll container pinned to the bottom while the reader is there; stops following as soon as
- * they scroll up (and says so through `atBottom`, for a "jump to latest" button). Only a move up stops
- * it: the browser's own scroll adjustments while content grows (scroll anchoring when something above
- * the end gets taller, such as a message's action row arriving) move down, and must not.
+ * they scroll up (and says so through `atBottom`, for a "jump to latest" button). A move down that does
+ * not reach the bottom never stops it: the browser's own scroll adjustments while content grows (scroll
+ * anchoring when something above the end gets taller, such as a message's action row arriving) move
+ * down, and must not.
  *
  * Following never forces a layout: a ResizeObserver on the content (and on the container) runs after the
  * browser's own layout of the frame, once per frame, and only then moves the scroll position. Reading
@@ -38,11 +39,12 @@ export class ScrollController implements ReactiveController {
     const el = this.el;
     if (!el || this.jumping !== undefined) return;
     const top = el.scrollTop;
-    const up = top < this.lastTop - 1;
+    const down = top > this.lastTop + 1;
     this.lastTop = top;
     const atBottom = el.scrollHeight - top - el.clientHeight <= this.threshold;
-    // not at the bottom, but not moved up either (content grew; the next resize follows it)
-    if (!atBottom && !up) return;
+    // moved down but not to the bottom: content grew and the browser kept something in place (the next
+    // resize follows it), or the reader is on the way down; either way this is not leaving the end
+    if (!atBottom && down) return;
     if (atBottom !== this.atBottom) {
       this.atBottom = atBottom;
       this.host.requestUpdate();

@@ -70,7 +70,7 @@ export function renderMessageActions(
   const s = ctx.strings;
   return html`<div part="message-actions" class="message-actions ${target.role}" role="toolbar" aria-label=${s.messageActions} data-key=${key}>
     ${versions(lit, key, target, ctx, on)}
-    <button part="copy-button" type="button" @click=${(e: Event) => on.copy(key, target, e.currentTarget as HTMLElement)}>
+    <button part="message-copy-button" type="button" @click=${(e: Event) => on.copy(key, target, e.currentTarget as HTMLElement)}>
       ${copied?.ok ? s.copied : s.copy}
     </button>
     ${target.canEdit ? html`<button part="edit-button" type="button" @click=${() => on.edit(key)}>${s.edit}</button>` : nothing}

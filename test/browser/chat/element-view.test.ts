@@ -74,8 +74,8 @@ describe('<pagent-chat> scrolling', () => {
     el.push({ method: 'RunBegin', params: { user_input: 'more' } });
     el.push({ method: 'TextDelta', params: { text: 'a long answer\n\n'.repeat(30) } });
     await el.updateComplete;
-    log.scrollTop += 5;
-    log.dispatchEvent(new Event('scroll'));
+    log.scrollTop += 5; // the browser's scroll event for it comes with the next frame
+    await new Promise((r) => requestAnimationFrame(() => r(undefined)));
     await el.updateComplete;
     expect($(el, '[part="jump-button"]')).toBeNull();
     await until(atBottom, 'the view to follow the new content');
@@ -336,6 +336,8 @@ describe('<pagent-chat> screenshots of the main states', () => {
       expect(b.height).toBeLessThan(32);
       expect(label.getBoundingClientRect().right).toBeLessThan(b.left);
 
+      // the message actions (a chunk) are in the tab order too: wait for them so it stays put
+      await until(() => $$(el, '[part="message-actions"]').length > 0, 'the message actions');
       $<HTMLTextAreaElement>(el, '[part="input"]')!.focus();
       button.focus();
       await userEvent.keyboard('{Shift>}{Tab}{/Shift}');
