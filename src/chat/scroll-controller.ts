@@ -1,9 +1,9 @@
 /**
  * Keeps a scroll container pinned to the bottom while the reader is there; stops following as soon as
- * they scroll up (and says so through `atBottom`, for a "jump to latest" button). A move down that does
- * not reach the bottom never stops it: the browser's own scroll adjustments while content grows (scroll
- * anchoring when something above the end gets taller, such as a message's action row arriving) move
- * down, and must not.
+ * they scroll up (and says so through `atBottom`, for a "jump to latest" button). Nothing but a move up
+ * stops it: the browser's own scroll adjustments while content grows (scroll anchoring when something
+ * above the end gets taller, such as a message's action row arriving) move down, and the scroll event of
+ * our own move to the bottom can arrive after the content grew again, not moving at all.
  *
  * Following never forces a layout: a ResizeObserver on the content (and on the container) runs after the
  * browser's own layout of the frame, once per frame, and only then moves the scroll position. Reading
@@ -39,16 +39,15 @@ export class ScrollController implements ReactiveController {
     const el = this.el;
     if (!el || this.jumping !== undefined) return;
     const top = el.scrollTop;
-    const down = top > this.lastTop + 1;
+    const moved = top - this.lastTop;
     this.lastTop = top;
     const atBottom = el.scrollHeight - top - el.clientHeight <= this.threshold;
-    // moved down but not to the bottom: content grew and the browser kept something in place (the next
-    // resize follows it), or the reader is on the way down; either way this is not leaving the end
-    if (!atBottom && down) return;
-    if (atBottom !== this.atBottom) {
-      this.atBottom = atBottom;
-      this.host.requestUpdate();
-    }
+    // Only a move up leaves the end. A move down that does not reach the bottom is content that grew
+    // while the browser kept something in place (the next resize follows it) or the reader on the way
+    // down; no move at all is the late echo of our own scroll to a bottom that has grown since.
+    if (atBottom ? this.atBottom : !this.atBottom || moved >= -1) return;
+    this.atBottom = atBottom;
+    this.host.requestUpdate();
   };
   private readonly onScrollEnd = (): void => {
     if (this.jumping === undefined) return;

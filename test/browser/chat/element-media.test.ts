@@ -2,7 +2,7 @@ import { expect as chaiExpect } from '@open-wc/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cdp } from 'vitest/browser';
 import type { PagentChat } from '../../../src/chat/element.js';
-import { $, chatFixture, pushAll, textRun } from './helpers.js';
+import { $, chatFixture, pushAll, textRun, until } from './helpers.js';
 
 /** Emulates media features for the whole page through the Chrome DevTools Protocol. */
 async function emulate(features: Array<{ name: string; value: string }>): Promise<void> {
@@ -53,6 +53,7 @@ describe('<pagent-chat> under emulated prefers-reduced-motion', () => {
     for (let i = 0; i < 10; i++) await pushAll(el, textRun(`question ${i}`, [`answer ${i}\n\nwith a second paragraph`]));
     await pushAll(el, textRun('code', ['```js\nlet x = 1;\n```']));
     const log = $(el, '[part="timeline"]')!;
+    await until(() => log.scrollHeight - log.scrollTop - log.clientHeight <= 24, 'the view to follow to the bottom');
     log.scrollTop = 0;
     log.dispatchEvent(new Event('scroll'));
     await el.updateComplete;

@@ -80,10 +80,28 @@ describe('<pagent-chat> scrolling', () => {
     expect($(el, '[part="jump-button"]')).toBeNull();
     await until(atBottom, 'the view to follow the new content');
     // the reader scrolls up: following stops
-    log.scrollTop -= 200;
+    log.scrollTop -= 200; // its scroll event comes with the next frame, as a reader's would
+    await until(() => $(el, '[part="jump-button"]') !== null, 'the jump button after a move up');
+    expect(atBottom()).toBe(false);
+  });
+
+  it('keeps following when its own scroll event arrives after the content grew again', async () => {
+    const el = await chatFixture((c) => (c.style.height = '300px'));
+    for (let i = 0; i < 6; i++) await pushAll(el, textRun(`question ${i}`, [`answer ${i}`]));
+    const log = $(el, '[part="timeline"]')!;
+    const atBottom = () => log.scrollHeight - log.scrollTop - log.clientHeight <= 24;
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    await until(atBottom, 'the view to follow to the bottom');
+    await frame();
+    // the content grows; before the view follows it, a scroll event reports the unchanged position
+    el.push({ method: 'RunBegin', params: { user_input: 'more' } });
+    el.push({ method: 'TextDelta', params: { text: 'a long answer\n\n'.repeat(30) } });
+    await el.updateComplete;
+    expect(atBottom()).toBe(false);
     log.dispatchEvent(new Event('scroll'));
     await el.updateComplete;
-    expect($(el, '[part="jump-button"]')).not.toBeNull();
+    expect($(el, '[part="jump-button"]')).toBeNull();
+    await until(atBottom, 'the view to follow the new content');
   });
 
   it('follows without reading layout per update: at most one scroll write per frame', async () => {
