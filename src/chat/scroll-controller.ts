@@ -45,7 +45,7 @@ export class ScrollController implements ReactiveController {
     // Only a move up leaves the end. A move down that does not reach the bottom is content that grew
     // while the browser kept something in place (the next resize follows it) or the reader on the way
     // down; no move at all is the late echo of our own scroll to a bottom that has grown since.
-    if (atBottom ? this.atBottom : !this.atBottom || moved >= -1) return;
+    if (atBottom === this.atBottom || (!atBottom && moved >= -1)) return;
     this.atBottom = atBottom;
     this.host.requestUpdate();
   };
