@@ -10,9 +10,9 @@
  * no message is lost. The base64 data of a user message's images and files lives in Blob records of its own
  * (`["blob", id, seq, part]`, see ./attachment-blobs.ts): written once with its turn, never read by `list()`.
  */
-import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
+import { promisifyRequest } from 'idb-keyval';
 import type { ChatMessage } from '../agent/messages.js';
-import { StoreError, type StoreErrorReason } from '../errors.js';
+import { StoreError } from '../errors.js';
 import {
   EXPORT_FORMAT,
   RECORD_VERSION,
@@ -21,7 +21,6 @@ import {
   sessionRecordProblem,
   titleFrom,
   type SessionExport,
-  type SessionKind,
   type SessionRecord,
 } from './records.js';
 import { Session } from '../agent/session.js';
@@ -29,7 +28,9 @@ import { blobRange, nameQuotaAttachment, putMessage } from './attachment-blobs.j
 import { messageKey, messageRange, placeOf, readTree, sessionKey, upgradeRecord, type TreeRecord } from './read-tree.js';
 import { activePath, choicesFor, childrenOf, leafBelow, type SessionTree } from './tree.js';
 import type { MessageRecord } from './records.js';
-import { migrateRecords } from './migrate.js';
+import { abortWith, describe, openConnection, storeError } from './connection.js';
+import { createChangeFeed } from './store-changes.js';
+import { writeWhole } from './write-tree.js';
 import { searchSessions, type SessionSearchHit, type SessionSearchOptions } from './session-search.js';
 
 /** Options of {@link createSessionStore}. */
@@ -183,15 +184,9 @@ export interface SessionStore {
   loadNotes(key: string): Promise<string[] | undefined>;
 }
 
-const OBJECT_STORE = 'sessions';
 type SessionKey = ['session', string];
 // Array keys sort after strings, so this range holds every ["session", <string>] key and nothing else.
 const sessionRange = (): IDBKeyRange => IDBKeyRange.bound(['session'], ['session', []]);
-
-/** A change as posted on the BroadcastChannel (receivers add `remote`). */
-type ChangeMessage = Omit<Extract<StoreChange, { type: 'append' }>, 'remote'> | Omit<Extract<StoreChange, { type: 'save' }>, 'remote'>
-  | Omit<Extract<StoreChange, { type: 'rename' }>, 'remote'> | Omit<Extract<StoreChange, { type: 'delete' }>, 'remote'>
-  | Omit<Extract<StoreChange, { type: 'clear' }>, 'remote'> | Omit<Extract<StoreChange, { type: 'branch' }>, 'remote'>;
 
 /** A conversation as {@link SessionStore.load} returns it: the messages of one path and their seqs. */
 export type StoredSession = Session & {
@@ -217,43 +212,6 @@ export interface AppendOptions {
   parent?: number | null;
 }
 
-function reasonOf(err: unknown): StoreErrorReason {
-  const name = err instanceof Error || (typeof DOMException !== 'undefined' && err instanceof DOMException)
-    ? (err as { name: string }).name : '';
-  switch (name) {
-    case 'QuotaExceededError':
-      return 'quota';
-    case 'DataCloneError':
-    case 'DataError':
-      return 'invalid';
-    default:
-      return 'unavailable';
-  }
-}
-
-function describe(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
-}
-
-function storeError(err: unknown, operation: string, id: string | undefined): StoreError {
-  if (err instanceof StoreError) return err;
-  const reason = reasonOf(err);
-  const target = id === undefined ? '' : ` "${id}"`;
-  const what = reason === 'quota' ? 'storage quota exceeded' : describe(err);
-  return new StoreError(reason, `Session store ${operation}${target} failed: ${what}`, { sessionId: id, cause: err });
-}
-
-/** Rejects with `err` from inside a transaction callback: aborts the transaction so nothing is written. */
-function abortWith(store: IDBObjectStore, reject: (e: unknown) => void, err: unknown): void {
-  try {
-    store.transaction.abort();
-  } catch {
-    // already finished or aborting: nothing was committed by this callback anyway
-  }
-  reject(err);
-}
-
 function newId(): string {
   const c = globalThis.crypto;
   if (c && typeof c.randomUUID === 'function') return c.randomUUID();
@@ -274,176 +232,12 @@ function newId(): string {
 export function createSessionStore(options: SessionStoreOptions = {}): SessionStore {
   const name = options.name ?? 'pagent-sessions';
   const openTimeoutMs = options.openTimeoutMs ?? 5000;
-  const listeners = new Set<StoreListener>();
   // Sessions this store has seen stored, deleted ones included: if one vanishes (deleted here, in another
   // tab or with the site data), an append must not recreate it from a tail; `save` writes it whole again.
   const known = new Set<string>();
-  let use: UseStore | undefined;
-  let db: IDBDatabase | undefined;
-  let channel: BroadcastChannel | undefined;
-
-  function connection(): UseStore {
-    if (typeof indexedDB === 'undefined') {
-      throw new StoreError('unavailable', 'Session store: IndexedDB is not available in this environment');
-    }
-    use ??= createStore(name, OBJECT_STORE);
-    return use;
-  }
-
-  function adopt(current: UseStore, opened: IDBDatabase): void {
-    if (db === opened) return;
-    db = opened;
-    const drop = (): void => {
-      if (use === current) use = undefined;
-      if (db === opened) db = undefined;
-    };
-    // Another tab upgrades or deletes the database: let it, and reopen on the next call.
-    opened.addEventListener('versionchange', () => {
-      opened.close();
-      drop();
-    });
-    // The browser closed the connection (site data cleared, disk error).
-    opened.addEventListener('close', drop);
-  }
-
-  // Version 1 records become version 2 before this store's first operation (see ./migrate.ts). Reads
-  // understand version 1 too, so an operation goes ahead when the upgrade fails; the next one tries again.
-  let migration: Promise<unknown> | undefined;
-
-  async function run<T>(
-    mode: IDBTransactionMode,
-    operation: string,
-    id: string | undefined,
-    body: (store: IDBObjectStore) => T | PromiseLike<T>,
-  ): Promise<T> {
-    migration ??= transact('readwrite', 'upgrade', undefined, async (store) => {
-      await migrateRecords(store);
-      await promisifyRequest(store.transaction);
-    }).catch(() => {
-      migration = undefined;
-    });
-    await migration;
-    return transact(mode, operation, id, body);
-  }
-
-  async function transact<T>(
-    mode: IDBTransactionMode,
-    operation: string,
-    id: string | undefined,
-    body: (store: IDBObjectStore) => T | PromiseLike<T>,
-    retry = true,
-  ): Promise<T> {
-    let current: UseStore;
-    try {
-      current = connection();
-    } catch (err) {
-      throw storeError(err, operation, id);
-    }
-    let started = false;
-    let abandoned = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const work = current(mode, (store) => {
-      const opened = store.transaction.db;
-      if (abandoned) {
-        opened.close();
-        throw new StoreError('blocked', `Session store ${operation}: gave up waiting for the database`);
-      }
-      started = true;
-      adopt(current, opened);
-      return body(store);
-    });
-    const blocked = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        if (started) return;
-        abandoned = true;
-        if (use === current) use = undefined;
-        reject(
-          new StoreError(
-            'blocked',
-            `Session store ${operation}${id === undefined ? '' : ` "${id}"`} failed: the database "${name}" did not open within ${openTimeoutMs} ms (another tab may be blocking it)`,
-            { sessionId: id },
-          ),
-        );
-      }, openTimeoutMs);
-    });
-    try {
-      return await Promise.race([work, blocked]);
-    } catch (err) {
-      // The connection closed under us (the database was deleted or upgraded elsewhere): reopen once.
-      if (retry && !started && err instanceof DOMException && err.name === 'InvalidStateError') {
-        if (use === current) use = undefined;
-        return transact(mode, operation, id, body, false);
-      }
-      throw storeError(err, operation, id);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  // A throwing listener must not turn a committed write into a rejected call: report it and go on.
-  function notify(change: StoreChange): void {
-    for (const listener of [...listeners]) {
-      try {
-        listener(change);
-      } catch (err) {
-        if (typeof reportError === 'function') reportError(err);
-        else queueMicrotask(() => {
-          throw err;
-        });
-      }
-    }
-  }
-
-  function emit(change: ChangeMessage): void {
-    notify({ ...change, remote: false } as StoreChange);
-    openChannel()?.postMessage(change);
-  }
-
-  function openChannel(): BroadcastChannel | undefined {
-    if (channel || typeof BroadcastChannel === 'undefined') return channel;
-    channel = new BroadcastChannel(`pagent-web:store:${name}`);
-    channel.onmessage = (event: MessageEvent<ChangeMessage>) => notify({ ...event.data, remote: true } as StoreChange);
-    // Node's BroadcastChannel would otherwise keep the process alive
-    (channel as BroadcastChannel & { unref?: () => void }).unref?.();
-    return channel;
-  }
-
-  /** Writes a whole session (replacing any stored one) inside `store`'s transaction. */
-  function writeWhole(
-    store: IDBObjectStore,
-    id: string,
-    previous: SessionRecord | undefined,
-    data: { kind: SessionKind; systemPrompt: string | undefined; messages: readonly ChatMessage[] },
-    meta: { title: string | undefined; createdAt?: number; updatedAt?: number },
-    tree?: SessionTree,
-  ): SessionRecord {
-    const now = Date.now();
-    store.delete(messageRange(id));
-    store.delete(blobRange(id));
-    const nodes = tree?.nodes ?? data.messages.map((message, seq) => ({ seq, parent: seq === 0 ? null : seq - 1, message }));
-    const depths: number[] = [];
-    for (const node of nodes) {
-      depths[node.seq] = node.parent === null ? 0 : depths[node.parent]! + 1;
-      putMessage(store, messageKey(id, node.seq), id, node.seq, node.message, { parent: node.parent, depth: depths[node.seq]! });
-    }
-    const head = tree ? tree.head : nodes.length - 1;
-    const record: TreeRecord = {
-      version: RECORD_VERSION,
-      id,
-      title: meta.title ?? previous?.title ?? titleFrom(data.messages),
-      createdAt: meta.createdAt ?? previous?.createdAt ?? now,
-      updatedAt: meta.updatedAt ?? now,
-      messageCount: head < 0 ? 0 : depths[head]! + 1,
-      revision: (previous?.revision ?? 0) + 1,
-      kind: data.kind,
-      systemPrompt: data.systemPrompt,
-      nextSeq: nodes.length,
-      head,
-      choices: tree ? { ...tree.choices } : {},
-    };
-    store.put(record, sessionKey(id));
-    return record;
-  }
+  const { run, close } = openConnection(name, openTimeoutMs);
+  const changes = createChangeFeed(name);
+  const emit = changes.emit;
 
   /** Reads the meta record inside a transaction; a bad one rejects (and aborts) with `corrupt`. */
   function withMeta<T>(
@@ -768,20 +562,11 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       }
     },
 
-    subscribe(listener) {
-      listeners.add(listener);
-      openChannel();
-      return () => {
-        listeners.delete(listener);
-      };
-    },
+    subscribe: changes.subscribe,
 
     close() {
-      channel?.close();
-      channel = undefined;
-      db?.close();
-      db = undefined;
-      use = undefined;
+      changes.close();
+      close();
     },
   };
 }

@@ -1,0 +1,47 @@
+/**
+ * Writing a whole conversation: its meta record and one record per message of its tree, replacing what
+ * was stored under its id (messages and attachment blobs alike). `save` and `import` use it; `append`
+ * writes only the new messages.
+ */
+import type { ChatMessage } from '../agent/messages.js';
+import { blobRange, putMessage } from './attachment-blobs.js';
+import { messageKey, messageRange, sessionKey, type TreeRecord } from './read-tree.js';
+import { RECORD_VERSION, titleFrom, type SessionKind, type SessionRecord } from './records.js';
+import type { SessionTree } from './tree.js';
+
+/** Writes a whole session (replacing any stored one) inside `store`'s transaction. */
+export function writeWhole(
+  store: IDBObjectStore,
+  id: string,
+  previous: SessionRecord | undefined,
+  data: { kind: SessionKind; systemPrompt: string | undefined; messages: readonly ChatMessage[] },
+  meta: { title: string | undefined; createdAt?: number; updatedAt?: number },
+  tree?: SessionTree,
+): SessionRecord {
+  const now = Date.now();
+  store.delete(messageRange(id));
+  store.delete(blobRange(id));
+  const nodes = tree?.nodes ?? data.messages.map((message, seq) => ({ seq, parent: seq === 0 ? null : seq - 1, message }));
+  const depths: number[] = [];
+  for (const node of nodes) {
+    depths[node.seq] = node.parent === null ? 0 : depths[node.parent]! + 1;
+    putMessage(store, messageKey(id, node.seq), id, node.seq, node.message, { parent: node.parent, depth: depths[node.seq]! });
+  }
+  const head = tree ? tree.head : nodes.length - 1;
+  const record: TreeRecord = {
+    version: RECORD_VERSION,
+    id,
+    title: meta.title ?? previous?.title ?? titleFrom(data.messages),
+    createdAt: meta.createdAt ?? previous?.createdAt ?? now,
+    updatedAt: meta.updatedAt ?? now,
+    messageCount: head < 0 ? 0 : depths[head]! + 1,
+    revision: (previous?.revision ?? 0) + 1,
+    kind: data.kind,
+    systemPrompt: data.systemPrompt,
+    nextSeq: nodes.length,
+    head,
+    choices: tree ? { ...tree.choices } : {},
+  };
+  store.put(record, sessionKey(id));
+  return record;
+}
