@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Connect, type Plugin } from 'vite';
 import { playwright } from '@vitest/browser-playwright';
 import { handleTestRoute } from './test/server/index.js';
+import { setOffline } from './test/browser-commands.js';
 import { demoServer } from './demo/server.js';
 import { minifyLitCss } from './build/minify-css.js';
 
@@ -125,6 +126,7 @@ export default defineConfig(({ mode }) => ({
             screenshotFailures: false,
             provider: playwright({ launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_ARGS } }),
             instances: [{ browser: 'chromium' as const }],
+            commands: { setOffline },
           },
         },
       },

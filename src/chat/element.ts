@@ -17,6 +17,7 @@ import { renderWireLog, type WireLogLine } from './parts/wire-log.js';
 import { RunController, type RunOutcome, type RunSource } from './run-controller.js';
 import { ScrollController } from './scroll-controller.js';
 import { TimelineChunks } from './parts/timeline-items.js';
+import { lazyPart } from './lazy-part.js';
 import { SessionController, type ChatStore } from './session-controller.js';
 import { FilesController, type ChatWorkspace } from './files-controller.js';
 import { createSrcClient } from './src-client.js';
@@ -122,7 +123,7 @@ const WIRE_LOG_LIMIT = 2000;
  * @csspart jump-button - "Jump to latest", shown when scrolled up.
  * @csspart suggestions - The suggestion chips row.
  * @csspart composer - The message form; `input`, `send-button`, `stop-button`, `new-button`, `attach-button` inside.
- * @csspart attachment-previews - Files waiting to be sent, above the message box; `attachment-preview` each (with `attachment-remove`), and `attachment-error` for refused files.
+ * @csspart attachment-previews - Files waiting to be sent, above the message box; `attachment-preview` each (with `attachment-remove`), and `attachment-error` for refused files (or for files added while the attachment part could not be loaded).
  * @csspart message-attachments - The files of a sent message: `attachment-thumb` (an image; opens the viewer) and `attachment-chip` (a file).
  * @csspart drop-target - Shown over the conversation while files are dragged over the element.
  * @csspart viewer - The dialog showing an image larger; `viewer-close` inside.
@@ -464,7 +465,7 @@ export class PagentChat extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    this.loadActions();
+    void this.loadActions();
     this.focusedBefore = this.shadowRoot?.activeElement ?? null;
     if (changed.has('store')) this.sessions.setStore(this.store);
     if (changed.has('workspace')) this.filesPanel.setWorkspace(this.workspace);
@@ -516,7 +517,11 @@ export class PagentChat extends LitElement {
         ? {
             accept: this.accept,
             onFiles: (files: File[]) => void this.attachments.add(files),
-            previews: this.attachments.state?.renderComposer(),
+            previews:
+              this.attachments.state?.renderComposer() ??
+              (this.attachments.unavailable
+                ? html`<div part="attachment-error" class="attachment-error" role="alert"><p>${s.attachmentsUnavailable}</p></div>`
+                : nothing),
             hasAttachments: Boolean(this.attachments.state?.pending.length),
           }
         : {}),
@@ -714,12 +719,15 @@ export class PagentChat extends LitElement {
   // ----- message actions: a chunk loaded on first render (see ./actions/message-actions.ts) -----
 
   private actions: MessageActions | undefined;
-  private actionsLoading: Promise<unknown> | undefined;
 
-  private loadActions(): void {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const host = this;
-    this.actionsLoading ??= import('./actions/message-actions.js').then((m) => {
+  /**
+   * The message actions chunk, loaded at the first update. A failed fetch is tried again by a later
+   * update (see ./lazy-part.ts); messages show without their actions meanwhile.
+   */
+  private readonly loadActions = lazyPart(() =>
+    import('./actions/message-actions.js').then((m) => {
+      // eslint-disable-next-line @typescript-eslint/no-this-alias
+      const host = this;
       this.actions = new m.MessageActions({
         lit: { html, nothing },
         renderRoot: this.renderRoot as ShadowRoot,
@@ -753,8 +761,8 @@ export class PagentChat extends LitElement {
       });
       this.actions.bump();
       void this.actions.update();
-    });
-  }
+    }),
+  );
 
   private reportError(err: unknown): PagentError {
     const error = err instanceof PagentError ? err : new PagentError(err instanceof Error ? err.message : String(err), { code: 'store', where: 'store', cause: err });

@@ -107,6 +107,8 @@ export interface PagentChatStrings {
   attach: string;
   /** The drop target shown while files are dragged over the element. */
   dropFiles: string;
+  /** Files were added while the attachment part could not be loaded (offline, say). */
+  attachmentsUnavailable: string;
   // The attachment sentences below come with the attachment chunk (defaults in all three languages);
   // set them here to override. `{name}`: the file's name, `{size}`: its size, `{max}`: the limit.
   attachmentTooLarge?: string;
@@ -230,6 +232,7 @@ const en: PagentChatStrings = {
   errorNoSource: 'There is nowhere to send this message: no source is set.',
   attach: 'Attach files',
   dropFiles: 'Drop files to attach',
+  attachmentsUnavailable: 'Files cannot be attached right now: this part of the chat could not be loaded. Check your connection, then add them again.',
 };
 
 

@@ -7,6 +7,7 @@ import type { ChatMessage } from '../agent/messages.js';
 import type { SessionSearchHit, SessionSearchOptions } from '../store/session-search.js';
 import type { LocaleName, PagentChatStrings } from './i18n.js';
 import type { ConversationTools } from './conversations/tools.js';
+import { lazyPart } from './lazy-part.js';
 import { renderSessionList, type SessionSummaryView } from './parts/session-list.js';
 
 /** The parts of a session store the element uses: `createSessionStore()` fits. */
@@ -52,6 +53,9 @@ export interface SessionControllerOptions {
 }
 
 /** The reactive controller behind the conversation list. */
+/** Whether a store offers what the conversation tools chunk works with (search, export, import). */
+const hasTools = (store: ChatStore): boolean => Boolean(store.search || store.export || store.import);
+
 export class SessionController implements ReactiveController {
   private store: ChatStore | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -68,7 +72,6 @@ export class SessionController implements ReactiveController {
   /** Search, export and import: a chunk loaded once a store is set. */
   private tools: ConversationTools | undefined;
   private reveal: typeof import('./conversations/lazy.js').revealMessage | undefined;
-  private toolsLoading: Promise<void> | undefined;
   private strings: PagentChatStrings | undefined;
   private locale: LocaleName = 'en';
 
@@ -92,7 +95,7 @@ export class SessionController implements ReactiveController {
   hostConnected(): void {
     const store = this.store;
     if (!store) return;
-    if (store.search || store.export || store.import) void this.loadTools();
+    if (hasTools(store)) void this.loadTools();
     if (!this.unsubscribe && store.subscribe) {
       this.unsubscribe = store.subscribe((change) => {
         void this.refresh();
@@ -109,9 +112,12 @@ export class SessionController implements ReactiveController {
     this.tools?.stop();
   }
 
-  /** Loads the search / export / import chunk once; the host renders again when it arrives. */
-  loadTools(): Promise<void> {
-    return (this.toolsLoading ??= import('./conversations/lazy.js').then((m) => {
+  /**
+   * Loads the search / export / import chunk once; the host renders again when it arrives. A failed fetch
+   * is tried again by a later render (see ../lazy-part.ts); the list works without the chunk meanwhile.
+   */
+  readonly loadTools = lazyPart(() =>
+    import('./conversations/lazy.js').then((m) => {
       const host = this.host as unknown as ReactiveControllerHost & HTMLElement;
       m.adoptStyles(host.shadowRoot);
       this.reveal = m.revealMessage;
@@ -130,8 +136,8 @@ export class SessionController implements ReactiveController {
         error: (err) => this.options.onError(err),
       });
       this.host.requestUpdate();
-    }));
-  }
+    }),
+  );
 
   /** Reads the list again. */
   async refresh(): Promise<void> {
@@ -251,6 +257,7 @@ export class SessionController implements ReactiveController {
     this.strings = strings;
     this.locale = locale;
     const tools = this.tools;
+    if (!tools && hasTools(this.store)) void this.loadTools();
     return renderSessionList({
       tools: tools && {
         header: tools.renderHeader(),

@@ -424,6 +424,9 @@ export const chatStyles = css`
     outline: 2px solid var(--_focus);
     outline-offset: 2px;
   }
+  /* here, not in the attachment chunk: it also says that the chunk could not be loaded */
+  .attachment-error { color: var(--_danger); font-size: 0.85em; }
+  .attachment-error p { margin: 0; }
   .composer {
     display: flex;
     flex-wrap: wrap;

@@ -4,6 +4,7 @@
  * viewer) when the first file arrives or an attachment is shown.
  */
 import type { ReactiveController } from 'lit';
+import { lazyPart } from '../lazy-part.js';
 import type { AttachmentHost, AttachmentState } from './state.js';
 import type { ChatAttachment } from './types.js';
 
@@ -14,7 +15,8 @@ export class AttachmentsController implements ReactiveController {
   dragging = false;
   /** The loaded state (pending files, display URLs), once the chunk is here. */
   state: AttachmentState | undefined;
-  private loading: Promise<AttachmentState> | undefined;
+  /** True when files were added while the chunk could not be fetched (cleared when it arrives). */
+  unavailable = false;
   private depth = 0;
 
   constructor(private readonly owner: AttachmentHost) {
@@ -29,19 +31,30 @@ export class AttachmentsController implements ReactiveController {
     for (const type of DRAG) this.owner.host.removeEventListener(type, this.onDrag);
   }
 
-  /** Loads the attachment chunk once; the host renders again when it arrives. */
-  load(): Promise<AttachmentState> {
-    return (this.loading ??= import('./lazy.js').then((m) => {
+  /**
+   * Loads the attachment chunk once; the host renders again when it arrives. `undefined` when it could not
+   * be fetched (see ../lazy-part.ts: `now`, for a user's action, tries again at once).
+   */
+  readonly load = lazyPart(() =>
+    import('./lazy.js').then((m) => {
       m.adoptStyles(this.owner.host.shadowRoot);
       this.state = new m.AttachmentState(this.owner);
+      this.unavailable = false;
       this.owner.host.requestUpdate();
       return this.state;
-    }));
-  }
+    }),
+  );
 
-  /** Reads, checks and prepares files, then shows them in the composer (or says why one was refused). */
+  /**
+   * Reads, checks and prepares files, then shows them in the composer (or says why one was refused).
+   * When the chunk cannot be fetched the composer says so, in the user's language; the typed text stays.
+   */
   async add(files: readonly File[]): Promise<void> {
-    if (files.length > 0) await (await this.load()).add(files);
+    if (files.length === 0) return;
+    const state = await this.load(true);
+    if (state) return state.add(files);
+    this.unavailable = true;
+    this.owner.host.requestUpdate();
   }
 
   /** Hands the pending attachments over to a message. */
@@ -61,7 +74,7 @@ export class AttachmentsController implements ReactiveController {
     // enter/leave fire for every child crossed: count them, the target shows until the last leave
     const t = e.type;
     // the drop target's styles come with the attachment chunk: it shows once that is here
-    if (t === 'dragenter') void this.load();
+    if (t === 'dragenter') void this.load(true);
     this.depth = t === 'dragenter' ? this.depth + 1 : t === 'dragleave' ? this.depth - 1 : t === 'drop' ? 0 : Math.max(this.depth, 1);
     if (t === 'drop') void this.add([...e.dataTransfer.files]);
     if (this.dragging !== this.depth > 0) {

@@ -27,8 +27,6 @@ const styles = `
   }
   .attachment-remove:hover { background: var(--_border); color: var(--_text); }
   .thumb-button:focus-visible, .attachment-remove:focus-visible, .viewer-close:focus-visible { outline: 2px solid var(--_focus); outline-offset: 2px; }
-  .attachment-error { color: var(--_danger); font-size: 0.85em; }
-  .attachment-error p { margin: 0; }
   .viewer {
     max-width: min(96vw, 1200px); max-height: 94vh; padding: 12px; border: 1px solid var(--_border);
     border-radius: var(--_radius); background: var(--_bg); color: var(--_text);
