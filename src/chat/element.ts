@@ -267,6 +267,13 @@ export class PagentChat extends LitElement {
       this.switchAgentSession(id);
       void this.sessions.open(id, false, true);
     },
+    // gone as if deleted here: a new conversation, said to screen readers too. During a run the view stays
+    // (the run's answer is not cut), and the agent's next write reports the conversation as deleted.
+    onRemoteDelete: () => {
+      if (this.streaming || this.sessions.pending) return;
+      this.reset();
+      this.announcement = this.localStrings.conversationDeletedElsewhere;
+    },
     onReveal: (show) =>
       void this.updateComplete.then(() => {
         // the reader looks at an older message now: the view stops following the newest one

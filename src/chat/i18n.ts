@@ -107,6 +107,8 @@ export interface PagentChatStrings {
   attach: string;
   /** The drop target shown while files are dragged over the element. */
   dropFiles: string;
+  /** Announced when another tab deleted the conversation shown (the view moves to a new one). */
+  conversationDeletedElsewhere: string;
   /** Files were added while the attachment part could not be loaded (offline, say). */
   attachmentsUnavailable: string;
   // The attachment sentences below come with the attachment chunk (defaults in all three languages);
@@ -232,6 +234,7 @@ const en: PagentChatStrings = {
   errorNoSource: 'There is nowhere to send this message: no source is set.',
   attach: 'Attach files',
   dropFiles: 'Drop files to attach',
+  conversationDeletedElsewhere: 'This conversation was deleted in another tab. A new one has started.',
   attachmentsUnavailable: 'Files cannot be attached right now: this part of the chat could not be loaded. Check your connection, then add them again.',
 };
 

@@ -43,6 +43,8 @@ export interface SessionControllerOptions {
   onError(err: unknown): void;
   /** Another tab switched the version of, or added to, the conversation shown. */
   onRemoteChange?(id: string): void;
+  /** Another tab deleted the conversation shown (or cleared the store). */
+  onRemoteDelete?(id: string): void;
   /**
    * Shows one message of the conversation just opened (a search hit): once the host has rendered it,
    * it stops following the newest message and calls `show` with its timeline.
@@ -100,7 +102,13 @@ export class SessionController implements ReactiveController {
       this.unsubscribe = store.subscribe((change) => {
         void this.refresh();
         const id = change?.id;
-        if (change?.remote && id !== undefined && id === this.openId && (change.type === 'branch' || change.type === 'append')) this.options.onRemoteChange?.(id);
+        const open = this.openId;
+        if (!change?.remote || open === undefined) return;
+        if (id === open && (change.type === 'branch' || change.type === 'append')) this.options.onRemoteChange?.(open);
+        // (the list as it was before this change: it holds the conversation shown if that was stored)
+        else if ((change.type === 'clear' || (change.type === 'delete' && id === open)) && this.sessions.some((x) => x.id === open)) {
+          this.options.onRemoteDelete?.(open);
+        }
       });
     }
     void this.refresh();

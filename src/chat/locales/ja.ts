@@ -88,6 +88,7 @@ const ja: PagentChatStrings = {
   errorNoSource: 'このメッセージの送信先がありません（ソースが設定されていません）。',
   attach: 'ファイルを添付',
   dropFiles: 'ドロップして添付',
+  conversationDeletedElsewhere: 'この会話は別のタブで削除されました。新しい会話を始めました。',
   attachmentsUnavailable: '現在ファイルを添付できません。チャットのこの部分を読み込めませんでした。接続を確認してから、もう一度追加してください。',
 };
 

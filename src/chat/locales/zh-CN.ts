@@ -88,6 +88,7 @@ const zhCN: PagentChatStrings = {
   errorNoSource: '此消息无处可发：未设置消息来源。',
   attach: '添加附件',
   dropFiles: '拖放到此处以添加附件',
+  conversationDeletedElsewhere: '此对话已在另一个标签页中删除，已开始新的对话。',
   attachmentsUnavailable: '暂时无法添加附件：聊天的这一部分未能加载。请检查网络连接，然后重新添加文件。',
 };
 

@@ -243,6 +243,27 @@ describe('<pagent-chat> changes from another tab', () => {
     expect((await bodies())[2]).toEqual(['Q1', 'A1', 'Q2', 'A2', 'Q3']);
   });
 
+  it('moves to a new conversation when another tab deletes the one shown, says so, and never writes it back', async () => {
+    const { el, bodies, name } = await setup([text('A1'), text('A2')]);
+    await ask(el, 'Q1', 'A1');
+    await until(() => $$(el, '[part~="session-open"]').length === 1, 'the conversation in the list');
+    const other = createSessionStore({ name });
+    stores.push(other);
+    await other.delete('c');
+    await until(() => answers(el).length === 0 && $$(el, '[part~="session-open"]').length === 0, 'a new conversation');
+    expect(users(el)).toEqual([]);
+    // said in the element's live region (the list's search has one of its own)
+    expect($$(el, '.sr-only[role="status"]').map((r) => r.textContent)).toContain('This conversation was deleted in another tab. A new one has started.');
+    // the next question starts afresh: the model gets only it, and the deleted conversation stays deleted
+    await ask(el, 'Q2', 'A2');
+    expect((await bodies())[1]).toEqual(['Q2']);
+    expect(await other.load('c')).toBeUndefined();
+    // clearing the store elsewhere does the same to the new conversation
+    await until(() => $$(el, '[part~="session-open"]').length === 1, 'the new conversation in the list');
+    await other.clear();
+    await until(() => answers(el).length === 0 && $$(el, '[part~="session-open"]').length === 0, 'a new conversation again');
+  });
+
   it('leaves the timeline alone while a run is going', async () => {
     const slow: ScriptedResponse = { chunks: [chunk({ role: 'assistant', content: 'A1' }), chunk({}, 'stop')], delayMs: 400 };
     const { el, name } = await setup([slow]);
