@@ -1,7 +1,6 @@
 import { LitElement, html, nothing, render, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { PagentError } from '../errors.js';
-import { encodeEventLine } from '../wire/codec.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
 import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptions } from './agent-runs.js';
 import { createAnswerRenderer, createTextRenderer } from './answer.js';
@@ -13,12 +12,12 @@ import { renderComposer, renderSuggestions } from './parts/composer.js';
 import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
 import type { MessageActions } from './actions/message-actions.js';
-import { renderWireLog, type WireLogLine } from './parts/wire-log.js';
 import { RunController, type RunOutcome, type RunSource } from './run-controller.js';
 import { ScrollController } from './scroll-controller.js';
 import { TimelineChunks } from './parts/timeline-items.js';
 import { lazyPart } from './lazy-part.js';
 import { SessionController, type ChatStore } from './session-controller.js';
+import { WireLog } from './wire-log.js';
 import { FilesController, type ChatWorkspace } from './files-controller.js';
 import { createSrcClient } from './src-client.js';
 import { AttachmentsController } from './attachments/controller.js';
@@ -74,9 +73,6 @@ function newSessionId(): string {
 
 /** The detail (for developers) under the card of a message nobody takes; the card's sentence is localised. */
 const NO_SOURCE = 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().';
-
-/** The lines the wire log keeps at least (oldest dropped first, in bulk). */
-const WIRE_LOG_LIMIT = 2000;
 
 /**
  * `<pagent-chat>`: a live agent timeline — answers, reasoning, tool calls, errors — from a server's wire
@@ -219,13 +215,11 @@ export class PagentChat extends LitElement {
   @property({ attribute: 'lang' }) private langAttribute: string | null = null;
   @state() private timeline: TimelineState = createTimeline();
   @state() private announcement = '';
-  @state() private wireLogOpen = false;
-  @state() private wireLines: WireLogLine[] = [];
   @query('.timeline') private timelineEl!: HTMLElement | null;
 
   private readonly runs = new RunController(this, {
     onEvent: (event) => {
-      if (!this.runLogsLines) this.logEvent(event);
+      if (!this.runLogsLines) this.rawLog.event(event);
       this.apply(event);
     },
     onSettled: (outcome) => this.handleSettled(outcome),
@@ -291,14 +285,14 @@ export class PagentChat extends LitElement {
   private srcClient: { url: string; client: ChatClient } | undefined;
   private approvals = new Map<string, (approved: boolean) => void>();
   private readonly agentRuns = new AgentRuns();
-  private wireLineCount = 0;
+  private readonly rawLog = new WireLog(this);
   /** True while the run in flight is `src`'s, whose client logs the raw lines itself. */
   private runLogsLines = false;
   private inheritedLang: string | null = null;
 
   /** Feeds one event to the timeline (and re-dispatches it as `pagent-event`); the wire log shows it as a line. */
   push(event: WireEvent | UnknownEvent): void {
-    this.logEvent(event);
+    this.rawLog.event(event);
     this.apply(event);
   }
 
@@ -407,7 +401,7 @@ export class PagentChat extends LitElement {
     this.attachments.state?.clear();
     this.timeline = createTimeline();
     this.actions?.clear();
-    this.wireLines = [];
+    this.rawLog.clear();
     this.srcClient = undefined;
     this.announcement = '';
     const id = this.agent?.useSession ? newSessionId() : undefined;
@@ -535,14 +529,7 @@ export class PagentChat extends LitElement {
       onNew: () => this.reset(),
       onSteer: this.agent?.steer ? (text) => this.steer(text) : undefined,
     })}
-    ${this.wireLog
-      ? renderWireLog({
-          strings: s,
-          lines: this.wireLines,
-          open: this.wireLogOpen,
-          onToggle: (open) => (this.wireLogOpen = open),
-        })
-      : nothing}`;
+    ${this.rawLog.render(s)}`;
   }
 
   private get locale(): string {
@@ -613,8 +600,8 @@ export class PagentChat extends LitElement {
       this.srcClient = {
         url: src,
         client: createSrcClient(src, {
-          onLine: (line) => this.logLine(line),
-          onDecodeError: (err) => this.markLine(err.message),
+          onLine: (line) => this.rawLog.line(line),
+          onDecodeError: (err) => this.rawLog.markError(err.message),
         }),
       };
     }
@@ -692,37 +679,6 @@ export class PagentChat extends LitElement {
   }
 
   /** Logs an event that came without a raw line (agent, client, push, consume) as its NDJSON line, encoded when shown. */
-  private logEvent(event: WireEvent | UnknownEvent): void {
-    if (!this.wireLog) return;
-    let text: string | undefined;
-    this.addWireLine({
-      n: ++this.wireLineCount,
-      get text() {
-        return (text ??= encodeEventLine(event).slice(0, -1));
-      },
-    });
-  }
-
-  private logLine(text: string): void {
-    this.addWireLine({ n: ++this.wireLineCount, text });
-  }
-
-  private addWireLine(line: WireLogLine): void {
-    // nothing is kept while the log is off (a line can hold a large StepEnd / RunEnd)
-    if (!this.wireLog) return;
-    this.wireLines.push(line);
-    // trimmed in bulk, so keeping the newest lines costs O(1) per line
-    if (this.wireLines.length > 2 * WIRE_LOG_LIMIT) this.wireLines = this.wireLines.slice(-WIRE_LOG_LIMIT);
-    this.requestUpdate();
-  }
-
-  private markLine(error: string): void {
-    if (!this.wireLog) return;
-    const last = this.wireLines[this.wireLines.length - 1];
-    if (last) last.error = error;
-    this.requestUpdate();
-  }
-
   // ----- message actions: a chunk loaded on first render (see ./actions/message-actions.ts) -----
 
   private actions: MessageActions | undefined;
