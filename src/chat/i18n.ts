@@ -132,6 +132,8 @@ export interface PagentChatStrings {
   searchFoundOne?: string;
   searchFound?: string;
   searchNone?: string;
+  /** Shown in place of the results while a search reads the store. */
+  searching?: string;
   exportConversation?: string;
   exportAs?: string;
   exportMarkdown?: string;

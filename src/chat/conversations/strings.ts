@@ -7,7 +7,7 @@ import type { LocaleName, PagentChatStrings } from '../i18n.js';
 
 /** The conversation tools' strings (all optional in `PagentChatStrings`: these are their defaults). */
 export type ConversationStrings = Required<Pick<PagentChatStrings,
-  'searchConversations' | 'searchFoundOne' | 'searchFound' | 'searchNone' | 'exportConversation' | 'exportAs' |
+  'searchConversations' | 'searchFoundOne' | 'searchFound' | 'searchNone' | 'searching' | 'exportConversation' | 'exportAs' |
   'exportMarkdown' | 'exportJson' | 'importConversation' | 'importNotJson' | 'importWrongFormat' | 'importWrongVersion' |
   'importInvalid' | 'importTooLarge' | 'importFailed' | 'imported' | 'dropImport'>>;
 
@@ -17,6 +17,7 @@ const defaults: Record<LocaleName, ConversationStrings> = {
     searchFoundOne: '1 conversation found',
     searchFound: '{count} conversations found',
     searchNone: 'No conversations found',
+    searching: 'Searching…',
     exportConversation: 'Export “{title}”',
     exportAs: 'Export as',
     exportMarkdown: 'Markdown',
@@ -36,6 +37,7 @@ const defaults: Record<LocaleName, ConversationStrings> = {
     searchFoundOne: '找到 1 个对话',
     searchFound: '找到 {count} 个对话',
     searchNone: '没有找到对话',
+    searching: '正在搜索…',
     exportConversation: '导出“{title}”',
     exportAs: '导出为',
     exportMarkdown: 'Markdown',
@@ -55,6 +57,7 @@ const defaults: Record<LocaleName, ConversationStrings> = {
     searchFoundOne: '1 件の会話が見つかりました',
     searchFound: '{count} 件の会話が見つかりました',
     searchNone: '会話が見つかりません',
+    searching: '検索中…',
     exportConversation: '「{title}」をエクスポート',
     exportAs: 'エクスポート形式',
     exportMarkdown: 'Markdown',

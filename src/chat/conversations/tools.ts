@@ -73,6 +73,8 @@ export class ConversationTools {
   dropping = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private searching: AbortController | undefined;
+  /** True while a search reads the store (its results, or "Searching…", show when it is done). */
+  busy = false;
 
   constructor(private readonly owner: ToolsOwner) {}
 
@@ -95,6 +97,7 @@ export class ConversationTools {
     this.searching?.abort();
     this.searching = undefined;
     if (query.trim() === '') {
+      this.busy = false;
       this.hits = undefined;
       this.active = -1;
       this.status = '';
@@ -111,15 +114,23 @@ export class ConversationTools {
     this.searching?.abort();
     const controller = new AbortController();
     this.searching = controller;
+    // a search that finds nothing reads every conversation: say that it is under way
+    this.busy = true;
+    this.update();
     try {
       const hits = await store.search(this.query, { signal: controller.signal });
       if (this.searching !== controller) return;
+      this.busy = false;
       this.hits = hits;
       this.active = -1;
       const s = this.s;
       this.status = hits.length === 0 ? s.searchNone : hits.length === 1 ? s.searchFoundOne : fill(s.searchFound, { count: String(hits.length) });
       this.update();
     } catch (err) {
+      if (this.searching === controller) {
+        this.busy = false;
+        this.update();
+      }
       if (!controller.signal.aborted) this.owner.error(err);
     }
   }
@@ -222,11 +233,13 @@ export class ConversationTools {
 
   /** The results in place of the list while a query is typed; `undefined` otherwise. */
   renderResults(): TemplateResult | undefined {
-    if (this.hits === undefined) return undefined;
-    const { html } = this.owner.lit;
-    return html`<ul id="conv-results" role="listbox" aria-label=${this.s.searchConversations}>
+    const { html, nothing } = this.owner.lit;
+    const progress = html`<p part="search-progress" class="sessions-empty">${this.s.searching}</p>`;
+    if (this.hits === undefined) return this.busy ? progress : undefined;
+    // the previous query's results stay (marked busy) until the new ones are in
+    return html`${this.busy ? progress : nothing}<ul id="conv-results" role="listbox" aria-label=${this.s.searchConversations} aria-busy=${this.busy ? 'true' : 'false'}>
       ${this.hits.map((hit, i) => this.renderHit(hit, i))}
-    </ul>${this.hits.length === 0 ? html`<p class="sessions-empty">${this.s.searchNone}</p>` : ''}`;
+    </ul>${this.hits.length === 0 && !this.busy ? html`<p class="sessions-empty">${this.s.searchNone}</p>` : ''}`;
   }
 
   /** The export button of a row. */

@@ -92,6 +92,35 @@ describe('searching the conversation list', () => {
     await chaiExpect(el).to.be.accessible();
   });
 
+  it('says "Searching…" while a search reads the store, keeping the last results until the new ones are in', async () => {
+    const store = await seededStore();
+    // the store's own search, held until the test lets it go (a search that reads many conversations)
+    let release = (): void => undefined;
+    const slow: SessionStore = {
+      ...store,
+      search: async (query, options) => {
+        await new Promise<void>((r) => (release = r));
+        return store.search(query, options);
+      },
+    };
+    const el = await chatFixture((c) => (c.store = slow));
+    await until(() => $(el, '[part="session-search"]') !== null, 'the search field');
+    const field = $<HTMLInputElement>(el, '[part="session-search"]')!;
+    await type(field, '日本語');
+    await until(() => $(el, '[part="search-progress"]') !== null, 'the progress line');
+    expect($(el, '[part="search-progress"]')!.textContent!.trim()).toBe('Searching…');
+    expect(hits(el)).toHaveLength(0);
+    release();
+    await until(() => hits(el).length === 2 && $(el, '[part="search-progress"]') === null, 'the hits');
+    await type(field, 'WEATHER');
+    await until(() => $(el, '[part="search-progress"]') !== null, 'the progress line again');
+    expect(hits(el)).toHaveLength(2); // the last results, marked busy
+    expect($(el, '#conv-results')!.getAttribute('aria-busy')).toBe('true');
+    release();
+    await until(() => hits(el).length === 1 && $(el, '[part="search-progress"]') === null, 'the new hit');
+    expect($(el, '#conv-results')!.getAttribute('aria-busy')).toBe('false');
+  });
+
   it('walks the results with the arrow keys, opens one with Enter at its message, and clears with Escape', async () => {
     const { el, field } = await listFixture((c) => (c.style.height = '360px'));
     await type(field, '日本語');
