@@ -9,7 +9,9 @@ import type { AssistantMessage, ChatMessage, ToolMessage, ToolSchema } from './m
 import { Session } from './session.js';
 import { inputText, type UserContentPart, type UserInput } from './content-parts.js';
 import type { ToolHooks } from './hooks.js';
-import { runToolCall, ToolCallAborted, type RunToolCallOptions, type Tool, type ToolApprovalRequest, type ToolOutcome } from './tools.js';
+import type { Tool, ToolApprovalRequest } from './tools.js';
+import type { RunToolCallOptions, ToolOutcome } from './tool-call.js';
+import { checkArguments } from './tool-args.js';
 
 /** One assembled model step, as the model client reports it at the end of a stream. */
 export interface AgentModelStep {
@@ -189,6 +191,10 @@ function assistantMessage(step: AgentModelStep): AssistantMessage {
   if (step.reasoning_content !== '') message.reasoning_content = step.reasoning_content;
   return message;
 }
+
+let toolCall: Promise<typeof import('./tool-call.js')> | undefined;
+/** The tool-call module, loaded once, on the first tool call of any agent. */
+const loadToolCall = (): Promise<typeof import('./tool-call.js')> => (toolCall ??= import('./tool-call.js'));
 
 function toPagentError(err: unknown): PagentError {
   if (err instanceof PagentError) return err;
@@ -538,7 +544,8 @@ export class Agent {
         try {
           outcome = await (prestarted?.outcome ?? this.callTool(request, { signal, approve }));
         } catch (err) {
-          if (err instanceof ToolCallAborted || signal.aborted) return yield* this.endCancelled(run);
+          // (a ToolCallAborted is only ever thrown once the signal has aborted)
+          if (signal.aborted) return yield* this.endCancelled(run);
           outcome = { content: `${call.function.name} error: ${err instanceof Error ? err.message : String(err)}`, ok: false };
         }
         if (signal.aborted) return yield* this.endCancelled(run);
@@ -583,12 +590,16 @@ export class Agent {
     return started;
   }
 
-  /** One tool call, through the hooks when there are any. */
-  private callTool(request: ToolApprovalRequest, options: RunToolCallOptions): Promise<ToolOutcome> {
+  /**
+   * One tool call, through the hooks when there are any. The code that runs a call (and the hooks) is
+   * loaded on the first call; a call whose run was cancelled meanwhile does not start.
+   */
+  private async callTool(request: ToolApprovalRequest, options: Omit<RunToolCallOptions, 'check'>): Promise<ToolOutcome> {
     const { hooks } = this;
-    // Hooks are loaded on first use: an agent without them does not carry them.
-    const run = (): Promise<ToolOutcome> => runToolCall(this.tools, request, options);
-    return hooks ? import('./hooks.js').then((m) => m.runHookedToolCall(request, options.signal, hooks, run, ToolCallAborted)) : run();
+    const [m, h] = await Promise.all([loadToolCall(), hooks && import('./hooks.js')]);
+    if (options.signal.aborted) throw new m.ToolCallAborted('aborted');
+    const run = (): Promise<ToolOutcome> => m.runToolCall(this.tools, request, { ...options, check: checkArguments });
+    return h ? h.runHookedToolCall(request, options.signal, hooks!, run, m.ToolCallAborted) : run();
   }
 
   /** Adds the steered messages to the conversation, in order, and tells the run's `onSteer`. */
