@@ -94,6 +94,9 @@ const BEFORE_RESPONSE = 'before any response';
 const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie/i;
 const MAX_SNIFF_BYTES = 1_048_576; // 1 MiB, a literal so that bundlers drop it where unused
 
+/** Reading a body that is not an event stream (./llm-json-body.ts), loaded on the first such response. */
+const loadJsonBody = (): Promise<typeof import('./llm-json-body.js')> => import('./llm-json-body.js');
+
 const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
   new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -311,19 +314,13 @@ export class LLM {
         }
       }
       clearTimeout(timer);
-      if (json) {
-        yield { type: 'step', step: yield* this.#fromJson(jsonParts) };
-        return { kind: 'done' };
-      }
+      if (json) return yield* this.#fromJson(jsonParts);
       const end = decoder.end();
       yield* this.#deltas(end.deltas);
       let sniffed = '';
       if (decoder.messages === 0 && bytes > 0 && bytes <= MAX_SNIFF_BYTES) {
-        sniffed = new TextDecoder().decode(concat(jsonParts)).trim();
-        if (sniffed.startsWith('{')) {
-          yield { type: 'step', step: yield* this.#fromJson(jsonParts) };
-          return { kind: 'done' };
-        }
+        sniffed = (await loadJsonBody()).bodyText(jsonParts).trim();
+        if (sniffed.startsWith('{')) return yield* this.#fromJson(jsonParts);
       }
       if (end.how === 'truncated') throw this.#truncated(bytes, sniffed);
       yield { type: 'step', step: decoder.assembler.result() };
@@ -355,22 +352,12 @@ export class LLM {
   }
 
   // A server that ignores `stream: true` answers with one chat.completion object (or an error object).
-  async *#fromJson(parts: Uint8Array[]): AsyncGenerator<LLMStreamEvent, AssembledStep, undefined> {
-    const text = new TextDecoder().decode(concat(parts));
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (cause) {
-      throw new PagentError(`The response of POST ${this.url} is neither an event stream nor valid JSON: ${text.slice(0, 200)}`, {
-        code: 'provider',
-        where: 'llm',
-        cause,
-      });
-    }
-    const assembler = createChunkAssembler({ reasoningTags: this.#options.reasoningTags });
-    yield* this.#deltas(assembler.push(parsed));
-    yield* this.#deltas(assembler.end());
-    return assembler.result();
+  async *#fromJson(parts: Uint8Array[]): AsyncGenerator<LLMStreamEvent, { kind: 'done' }, undefined> {
+    const { fromJsonBody } = await loadJsonBody();
+    const { deltas, step } = fromJsonBody(parts, { url: this.url, reasoningTags: this.#options.reasoningTags, createChunkAssembler, PagentError });
+    yield* this.#deltas(deltas);
+    yield { type: 'step', step };
+    return { kind: 'done' };
   }
 
   *#deltas(deltas: AssemblerDelta[]): Generator<LLMStreamEvent, void, undefined> {
@@ -489,16 +476,4 @@ export class LLM {
       { code: 'truncated', where: 'llm' },
     );
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const p of parts) length += p.byteLength;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.byteLength;
-  }
-  return out;
 }
