@@ -682,15 +682,16 @@ export class Agent {
     const { saver, saverLoad } = this;
     if (saver) return saver.restore();
     if (!saverLoad) return undefined;
-    // The first run may come before the saver has loaded: the stored conversation is read at once all
-    // the same, so that the run continues it as it is when the run starts.
-    const read = this.session.messages.length > 0 ? undefined : this.options.store!.load(this.currentSessionId!);
-    read?.catch(() => undefined); // handled by the saver
     try {
+      // The first run may come before the saver has loaded: the stored conversation is read at once all
+      // the same, so that the run continues it as it is when the run starts.
+      const read = this.session.messages.length > 0 ? undefined : this.options.store!.load(this.currentSessionId!);
+      read?.catch(() => undefined); // handled by the saver
       return (await saverLoad).restore(read);
     } catch (err) {
+      // a store whose load throws at once, or a saver that could not be loaded
       const message = `Could not restore session '${this.currentSessionId}': ${err instanceof Error ? err.message : String(err)}`;
-      return new PagentError(message, { code: 'store', where: 'store', cause: err });
+      return new PagentError(message, { code: err instanceof PagentError ? err.code : 'store', where: 'store', cause: err });
     }
   }
 
