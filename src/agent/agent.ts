@@ -3,13 +3,16 @@
  * wire events of design §1 in pagent's order.
  */
 import { PagentError, StoreError } from '../errors.js';
+import type { SessionSaver } from './persistence.js';
 import { encodeStream, type EncodeStreamOptions } from '../wire/encode-stream.js';
 import type { ParamsOf, StepSummary, StopReason, ToolCall, Usage, WireEvent } from '../wire/events.js';
 import type { AssistantMessage, ChatMessage, ToolMessage, ToolSchema } from './messages.js';
 import { Session } from './session.js';
 import { inputText, type UserContentPart, type UserInput } from './content-parts.js';
 import type { ToolHooks } from './hooks.js';
-import { runToolCall, ToolCallAborted, type RunToolCallOptions, type Tool, type ToolApprovalRequest, type ToolOutcome } from './tools.js';
+import type { Tool, ToolApprovalRequest } from './tools.js';
+import type { RunToolCallOptions, ToolOutcome } from './tool-call.js';
+import { checkArguments } from './tool-args.js';
 
 /** One assembled model step, as the model client reports it at the end of a stream. */
 export interface AgentModelStep {
@@ -190,6 +193,10 @@ function assistantMessage(step: AgentModelStep): AssistantMessage {
   return message;
 }
 
+let toolCall: Promise<typeof import('./tool-call.js')> | undefined;
+/** The tool-call module, loaded once, on the first tool call of any agent. */
+const loadToolCall = (): Promise<typeof import('./tool-call.js')> => (toolCall ??= import('./tool-call.js'));
+
 function toPagentError(err: unknown): PagentError {
   if (err instanceof PagentError) return err;
   const message = err instanceof Error ? err.message : String(err);
@@ -222,26 +229,14 @@ export class Agent {
   private readonly schemas: ToolSchema[];
   private readonly options: AgentOptions;
   private running = false;
-  private restored = false;
-  /** The store's seq of each stored message of the session, in order (while known). */
-  private seqs: number[] = [];
-  /** The seq the next append follows: `null` a new first message, `undefined` the store's head. */
-  private tip: number | null | undefined;
-  private unsaved: ChatMessage[] = [];
-  /** The stored copy is gone: the next save rewrites the whole session. */
-  private saveWhole = false;
-  /** A failure retrying cannot heal: nothing more is saved for the current id. */
-  private saveStopped = false;
   private currentSession: Session;
   private currentSessionId: string | undefined;
   private steers: string[] = [];
   private readonly hooks: ToolHooks | undefined;
-  /** The save queue's last task, while one is pending. */
-  private saving: Promise<void> | undefined;
-  /** The store holds this conversation, or a save of it is under way (restored, or a run saved a turn). */
-  private hasStored = false;
-  /** The messages waiting are only those of failed runs of a conversation not stored yet. */
-  private heldBack = false;
+  /** With a `store`: its saver (./persistence.ts), loading from the constructor on. */
+  private readonly saverLoad: Promise<SessionSaver> | undefined;
+  /** The saver, once loaded (every run waits for it before it adds a message). */
+  private saver: SessionSaver | undefined;
 
   constructor(options: AgentOptions) {
     this.options = options;
@@ -250,7 +245,8 @@ export class Agent {
     this.currentSessionId = options.sessionId;
     this.maxTurns = options.maxTurns ?? 8;
     if (!Number.isInteger(this.maxTurns) || this.maxTurns < 1) throw new RangeError('Agent: maxTurns must be an integer >= 1');
-    if (options.store && !options.sessionId) throw new TypeError('Agent: a store needs a sessionId');
+    const { store } = options;
+    if (store && !options.sessionId) throw new TypeError('Agent: a store needs a sessionId');
     const tools = new Map<string, Tool<never>>();
     for (const t of options.tools ?? []) {
       if (tools.has(t.name)) throw new TypeError(`Agent: duplicate tool name '${t.name}'`);
@@ -260,6 +256,14 @@ export class Agent {
     this.schemas = [...tools.values()].map((t) => t.schema);
     const { hooks } = options;
     if (hooks && ((hooks.before?.length ?? 0) > 0 || (hooks.after?.length ?? 0) > 0)) this.hooks = hooks;
+    if (store) {
+      // loaded now, not at the first run, so that the first run does not wait for it
+      this.saverLoad = import('./persistence.js').then(
+        (m) => (this.saver = new m.SessionSaver(this, store, options.onStoreError, { PagentError, StoreError })),
+      );
+      // a failed load is reported by the first run (as a failed restore)
+      this.saverLoad.catch(() => undefined);
+    }
   }
 
   /**
@@ -311,34 +315,12 @@ export class Agent {
    */
   useSession(sessionId: string | undefined, session?: Session): void {
     if (this.running) throw new PagentError('Agent is running: cannot switch sessions until the run ends', { code: 'busy', where: 'agent' });
-    const { store } = this.options;
-    if (store && !sessionId) throw new TypeError('Agent: a store needs a sessionId');
-    const previousId = this.currentSessionId;
-    const unsaved = this.unsaved;
-    this.unsaved = [];
-    // a conversation that was never stored and only failed is left unstored (see endFailed)
-    const onlyFailed = this.heldBack && !this.hasStored;
-    if (store && previousId && !this.saveStopped && !onlyFailed && (unsaved.length > 0 || this.saveWhole)) {
-      const whole = this.saveWhole && store.save ? this.currentSession.toJSON() : undefined;
-      // after the saves already queued for that id, so the stored conversation keeps its order
-      this.enqueueSave(() =>
-        (whole && store.save ? store.save(previousId, { toJSON: () => whole }) : store.append(previousId, unsaved)).then(
-          () => undefined,
-          (err: unknown) => this.reportStoreError(err, previousId),
-        ),
-      );
-    }
-    this.saveWhole = false;
-    this.saveStopped = false;
+    if (this.options.store && !sessionId) throw new TypeError('Agent: a store needs a sessionId');
+    this.saver?.leave();
     this.steers = [];
-    this.hasStored = false;
-    this.heldBack = false;
     if (session) this.currentSession = session;
     else this.currentSession.clear();
     this.currentSessionId = sessionId;
-    this.restored = false;
-    this.seqs = [];
-    this.tip = undefined;
   }
 
   /**
@@ -358,9 +340,7 @@ export class Agent {
     const kept = this.session.messages.slice(0, count);
     this.session.clear();
     this.session.append(...kept);
-    this.unsaved = [];
-    this.seqs.length = Math.min(this.seqs.length, count);
-    this.tip = count === 0 ? null : this.seqs[count - 1];
+    this.saver?.rewound(count);
   }
 
   /**
@@ -538,7 +518,8 @@ export class Agent {
         try {
           outcome = await (prestarted?.outcome ?? this.callTool(request, { signal, approve }));
         } catch (err) {
-          if (err instanceof ToolCallAborted || signal.aborted) return yield* this.endCancelled(run);
+          // (a ToolCallAborted is only ever thrown once the signal has aborted)
+          if (signal.aborted) return yield* this.endCancelled(run);
           outcome = { content: `${call.function.name} error: ${err instanceof Error ? err.message : String(err)}`, ok: false };
         }
         if (signal.aborted) return yield* this.endCancelled(run);
@@ -583,12 +564,16 @@ export class Agent {
     return started;
   }
 
-  /** One tool call, through the hooks when there are any. */
-  private callTool(request: ToolApprovalRequest, options: RunToolCallOptions): Promise<ToolOutcome> {
+  /**
+   * One tool call, through the hooks when there are any. The code that runs a call (and the hooks) is
+   * loaded on the first call; a call whose run was cancelled meanwhile does not start.
+   */
+  private async callTool(request: ToolApprovalRequest, options: Omit<RunToolCallOptions, 'check'>): Promise<ToolOutcome> {
     const { hooks } = this;
-    // Hooks are loaded on first use: an agent without them does not carry them.
-    const run = (): Promise<ToolOutcome> => runToolCall(this.tools, request, options);
-    return hooks ? import('./hooks.js').then((m) => m.runHookedToolCall(request, options.signal, hooks, run, ToolCallAborted)) : run();
+    const [m, h] = await Promise.all([loadToolCall(), hooks && import('./hooks.js')]);
+    if (options.signal.aborted) throw new m.ToolCallAborted('aborted');
+    const run = (): Promise<ToolOutcome> => m.runToolCall(this.tools, request, { ...options, check: checkArguments });
+    return h ? h.runHookedToolCall(request, options.signal, hooks!, run, m.ToolCallAborted) : run();
   }
 
   /** Adds the steered messages to the conversation, in order, and tells the run's `onSteer`. */
@@ -632,7 +617,7 @@ export class Agent {
 
   private add(message: ChatMessage): void {
     this.session.append(message);
-    this.unsaved.push(message);
+    this.saver?.unsaved.push(message);
   }
 
   private commitPending(run: RunState): void {
@@ -678,10 +663,7 @@ export class Agent {
   private async *endFailed(run: RunState, err: unknown): AsyncGenerator<WireEvent, void, undefined> {
     const summary = this.cutSummary(run, true);
     run.streaming = false;
-    // A conversation not stored yet is not created by a failed run (a wrong key would leave a conversation
-    // of one unanswered message in every list): its messages wait for a run that succeeds.
-    if (this.hasStored) this.queueSave();
-    else this.heldBack = true;
+    this.saver?.failed();
     const error = toPagentError(err);
     const params: ParamsOf<'RunError'> = { message: this.redact(error.message), code: error.code, where: error.where ?? 'llm' };
     if (error.status !== undefined) params.status = error.status;
@@ -692,133 +674,34 @@ export class Agent {
     yield { method: 'RunEnd', params: { ...summary, stop_reason: 'error', turn: run.turn } };
   }
 
-  /** Restores the stored conversation once, before the first run; returns the failure, if any. */
+  /**
+   * Restores the stored conversation once, before the first run; returns the failure, if any. Waits for
+   * the saver to load: no message is added before it is there.
+   */
   private async restore(): Promise<PagentError | undefined> {
-    const { store } = this.options;
-    const sessionId = this.currentSessionId;
-    if (this.restored || !store || !sessionId) return undefined;
-    // a conversation reopened right after its last turn: read it once its queued saves have landed
-    await this.whenSaved();
+    const { saver, saverLoad } = this;
+    if (saver) return saver.restore();
+    if (!saverLoad) return undefined;
     try {
-      if (this.session.messages.length === 0) {
-        const saved = await store.load(sessionId);
-        if (saved) this.session.append(...saved.messages);
-        this.seqs = saved?.seqs ? [...saved.seqs] : [];
-        this.tip = this.seqs.at(-1);
-        this.hasStored = saved !== undefined;
-      } else this.hasStored = true;
-      this.restored = true;
-      return undefined;
+      // The first run may come before the saver has loaded: the stored conversation is read at once all
+      // the same, so that the run continues it as it is when the run starts.
+      const read = this.session.messages.length > 0 ? undefined : this.options.store!.load(this.currentSessionId!);
+      read?.catch(() => undefined); // handled by the saver
+      return (await saverLoad).restore(read);
     } catch (err) {
-      const message = `Could not restore session '${sessionId}': ${err instanceof Error ? err.message : String(err)}`;
+      // a store whose load throws at once, or a saver that could not be loaded
+      const message = `Could not restore session '${this.currentSessionId}': ${err instanceof Error ? err.message : String(err)}`;
       return new PagentError(message, { code: err instanceof PagentError ? err.code : 'store', where: 'store', cause: err });
     }
   }
 
   /** Settles once every save queued so far has settled (saves run in the background, one at a time, in order). */
   async whenSaved(): Promise<void> {
-    while (this.saving) await this.saving;
+    await this.saver?.whenSaved();
   }
 
-  /**
-   * Saves what the runs added, in the background: saving never holds back the event stream (a blocked
-   * database would otherwise delay every `TurnEnd` by the store's open timeout). Saves run one at a time,
-   * in order; an idle queue starts the save at once.
-   */
+  /** Saves what the runs added, in the background (see {@link SessionSaver.queue}). */
   private queueSave(): void {
-    this.heldBack = false;
-    this.hasStored = true;
-    const sessionId = this.currentSessionId;
-    this.enqueueSave(() => this.flush(sessionId));
+    this.saver?.queue();
   }
-
-  private enqueueSave(task: () => Promise<void>): void {
-    const next = this.saving ? this.saving.then(task) : task();
-    this.saving = next;
-    void next.finally(() => {
-      if (this.saving === next) this.saving = undefined;
-    });
-  }
-
-  /**
-   * Saves the messages added since the last save: appends them, or rewrites the whole session once the
-   * stored copy was deleted. A store failure is not a run failure; see {@link AgentOptions.store} for
-   * what each `StoreError` reason leads to. Does nothing once {@link Agent.useSession} moved away from
-   * `sessionId` (it took that id's unsaved messages).
-   */
-  private async flush(sessionId: string | undefined): Promise<void> {
-    const { store } = this.options;
-    if (sessionId !== this.currentSessionId) return;
-    if (!store || !sessionId || this.saveStopped) {
-      this.unsaved = [];
-      return;
-    }
-    if (this.unsaved.length === 0 && !this.saveWhole) return;
-    const batch = this.unsaved;
-    this.unsaved = [];
-    let failure = await this.write(store, sessionId, batch);
-    if (failure === undefined) return;
-    this.reportStoreError(failure.error, sessionId);
-    if (sessionId !== this.currentSessionId) return;
-    const reason = failure.error instanceof StoreError ? failure.error.reason : undefined;
-    if ((reason === 'deleted' || reason === 'not-found') && store.save && !this.saveWhole) {
-      this.saveWhole = true;
-      failure = await this.write(store, sessionId, batch);
-      if (failure === undefined) return;
-      this.reportStoreError(failure.error, sessionId);
-      if (sessionId !== this.currentSessionId) return;
-    }
-    if (!isTransient(failure.error)) return this.stopSaving();
-    this.unsaved = batch.concat(this.unsaved);
-  }
-
-  /** One save attempt: the whole session when the stored copy is gone, else the batch. */
-  private async write(store: AgentStore, sessionId: string, batch: ChatMessage[]): Promise<{ error: unknown } | undefined> {
-    try {
-      if (this.saveWhole && store.save) {
-        await store.save(sessionId, this.session);
-        this.seqs = [];
-        this.tip = undefined;
-      } else {
-        const done = (await store.append(sessionId, batch, this.tip === undefined ? undefined : { parent: this.tip })) as { from?: number } | undefined;
-        const from = done?.from;
-        if (typeof from === 'number' && batch.length > 0) {
-          batch.forEach((_, i) => this.seqs.push(from + i));
-          this.tip = from + batch.length - 1;
-        }
-      }
-      this.saveWhole = false;
-      return undefined;
-    } catch (error) {
-      return { error };
-    }
-  }
-
-  private stopSaving(): void {
-    this.saveStopped = true;
-    this.saveWhole = false;
-    this.unsaved = [];
-  }
-
-  private reportStoreError(err: unknown, sessionId: string): void {
-    const onStoreError = this.options.onStoreError;
-    if (!onStoreError) return;
-    const error = err instanceof PagentError
-      ? err
-      : new PagentError(`Could not save session '${sessionId}': ${err instanceof Error ? err.message : String(err)}`, {
-          code: 'store',
-          where: 'store',
-          cause: err,
-        });
-    try {
-      onStoreError(error);
-    } catch {
-      // the app's handler must not fail the run
-    }
-  }
-}
-
-/** Whether retrying the same save later can succeed (`quota`, `blocked`, or not a `StoreError`). */
-function isTransient(err: unknown): boolean {
-  return !(err instanceof StoreError) || err.reason === 'quota' || err.reason === 'blocked';
 }

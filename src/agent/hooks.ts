@@ -3,9 +3,10 @@
  * `after` hooks may replace what it returned. The agent's events keep their order: `ToolCallBegin`,
  * the hooks, the tool (or not), `ToolResult`.
  */
-// Types only: this module is loaded by import() when an agent has hooks, and a value import of tools.js
-// would make bundlers split tools.js into a chunk of its own for every agent.
-import type { ToolCallAborted, ToolApprovalRequest, ToolOutcome } from './tools.js';
+// Types only: this module is loaded by import() when an agent has hooks, and the agent hands it the
+// abort error class of the tool-call module it has already loaded.
+import type { ToolApprovalRequest } from './tools.js';
+import type { ToolCallAborted, ToolOutcome } from './tool-call.js';
 
 /** What a `before` hook sees: the call as the model sent it, and the run's abort signal. */
 export interface BeforeToolContext {

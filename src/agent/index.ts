@@ -1,5 +1,6 @@
 export type { ChatMessage, SystemMessage, UserMessage, AssistantMessage, ToolMessage, ToolSchema } from './messages.js';
-export { tool, checkArguments } from './tools.js';
+export { tool } from './tools.js';
+export { checkArguments } from './tool-args.js';
 export type { Tool, ToolOptions, ToolContext, ToolApprovalRequest } from './tools.js';
 export type { SchemaArgs, ObjectSchema, JsonSchemaTypeName } from './schema-args.js';
 export { Session, SlidingWindowSession, CompactingSession, estimateTokens } from './session.js';

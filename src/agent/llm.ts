@@ -3,9 +3,10 @@
  * `fetch`, assembles the chunks (src/agent/chunk-assembler.ts) and reports failures as `PagentError`s.
  */
 import { HttpError, PagentError } from '../errors.js';
-import { httpFailureMessage, networkFailureMessage, probeVerdict } from '../wire/request-failure.js';
+import { networkFailureMessage, probeVerdict } from '../wire/request-failure.js';
 import { checkLLMOptions } from './llm-options.js';
 import { createRedactor, type Redactor, type StreamRedactor } from './redact.js';
+import type { HttpFailure } from './llm-http-failure.js';
 import type { ChatMessage, ToolSchema } from './messages.js';
 import {
   createChunkAssembler,
@@ -93,6 +94,9 @@ const BEFORE_RESPONSE = 'before any response';
 const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie/i;
 const MAX_SNIFF_BYTES = 1_048_576; // 1 MiB, a literal so that bundlers drop it where unused
 
+/** Reading a body that is not an event stream (./llm-json-body.ts), loaded on the first such response. */
+const loadJsonBody = (): Promise<typeof import('./llm-json-body.js')> => import('./llm-json-body.js');
+
 const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
   new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -109,26 +113,6 @@ const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-
-/** The delay a response asks for (`retry-after-ms`, `Retry-After` in seconds or as an HTTP date), if any. */
-function retryAfterMs(headers: Headers): number | undefined {
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
-  const value = headers.get('retry-after');
-  if (value === null || value.trim() === '') return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-const retryableStatus = (status: number): boolean => status === 429 || status >= 500;
-
-function statusHint(status: number): string {
-  if (status === 401 || status === 403) return ' Check the API key.';
-  if (status === 404) return ' Check the base URL and the model name.';
-  return '';
-}
 
 /**
  * An OpenAI-compatible chat-completions client with streaming, retries and typed failures.
@@ -286,10 +270,10 @@ export class LLM {
 
       if (!response.ok) {
         // A failed read gives what arrived before it; the status alone still says what happened.
-        const error = await this.#httpError(response, maxEventBytes);
+        const { error, retryable, delayMs } = await this.#httpFailure(response, maxEventBytes);
         if (signal?.aborted) throw signal.reason;
-        if (!retryableStatus(response.status)) throw error;
-        return { kind: 'retry', error, delayMs: retryAfterMs(response.headers) };
+        if (!retryable) throw error;
+        return { kind: 'retry', error, delayMs };
       }
 
       const type = response.headers.get('content-type') ?? '';
@@ -330,19 +314,13 @@ export class LLM {
         }
       }
       clearTimeout(timer);
-      if (json) {
-        yield { type: 'step', step: yield* this.#fromJson(jsonParts) };
-        return { kind: 'done' };
-      }
+      if (json) return yield* this.#fromJson(jsonParts);
       const end = decoder.end();
       yield* this.#deltas(end.deltas);
       let sniffed = '';
       if (decoder.messages === 0 && bytes > 0 && bytes <= MAX_SNIFF_BYTES) {
-        sniffed = new TextDecoder().decode(concat(jsonParts)).trim();
-        if (sniffed.startsWith('{')) {
-          yield { type: 'step', step: yield* this.#fromJson(jsonParts) };
-          return { kind: 'done' };
-        }
+        sniffed = (await loadJsonBody()).bodyText(jsonParts).trim();
+        if (sniffed.startsWith('{')) return yield* this.#fromJson(jsonParts);
       }
       if (end.how === 'truncated') throw this.#truncated(bytes, sniffed);
       yield { type: 'step', step: decoder.assembler.result() };
@@ -357,9 +335,9 @@ export class LLM {
 
   /**
    * POSTs the request without letting `fetch` follow redirects: a redirect to another origin would re-send
-   * the whole conversation there. A browser hides where a redirect goes (an opaque redirect), so there
-   * every redirect is refused; where the target is visible (Node), a 307/308 on the same origin is followed
-   * (at most 5 times) and anything else refused. Refusals are `PagentError{code: "redirect"}`, never retried.
+   * the whole conversation there. What to do with a redirect (./llm-redirect.ts, loaded on the first one):
+   * follow a 307/308 on the same origin where the target is visible, else refuse it with
+   * `PagentError{code: "redirect"}`, never retried.
    */
   async #post(body: string, signal: AbortSignal): Promise<Response> {
     const fetchImpl = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -368,52 +346,18 @@ export class LLM {
       const response = await fetchImpl(url, { method: 'POST', headers: this.#headers(), body, signal, redirect: 'manual' });
       const status = response.status;
       if (response.type !== 'opaqueredirect' && (status < 300 || status > 399 || status === 304)) return response;
-      response.body?.cancel().catch(() => undefined);
-      const location = response.headers.get('location');
-      let target: URL | undefined;
-      try {
-        target = location ? new URL(location, new URL(url, this.#root)) : undefined;
-      } catch {
-        target = undefined;
-      }
-      const why =
-        target === undefined
-          ? 'a browser does not show where a redirect leads, so it is not followed'
-          : target.origin !== this.#root.origin
-            ? `it leads to another origin (${target.origin}), which would receive the whole conversation`
-            : status !== 307 && status !== 308
-              ? `HTTP ${status} would turn the POST into a GET`
-              : hop >= 5
-                ? 'too many redirects'
-                : undefined;
-      if (why === undefined && target) {
-        url = target.href;
-        continue;
-      }
-      throw new PagentError(
-        this.#redact(`POST ${this.url} answered with a redirect${status ? ` (HTTP ${status})` : ''} that was refused: ${why}. Set baseURL to the final address of the API.`),
-        { code: 'redirect', where: 'llm', status: status || undefined },
-      );
+      const { redirectTarget } = await import('./llm-redirect.js');
+      url = redirectTarget(response, url, hop, { url: this.url, root: this.#root, redact: (text) => this.#redact(text), PagentError });
     }
   }
 
   // A server that ignores `stream: true` answers with one chat.completion object (or an error object).
-  async *#fromJson(parts: Uint8Array[]): AsyncGenerator<LLMStreamEvent, AssembledStep, undefined> {
-    const text = new TextDecoder().decode(concat(parts));
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (cause) {
-      throw new PagentError(`The response of POST ${this.url} is neither an event stream nor valid JSON: ${text.slice(0, 200)}`, {
-        code: 'provider',
-        where: 'llm',
-        cause,
-      });
-    }
-    const assembler = createChunkAssembler({ reasoningTags: this.#options.reasoningTags });
-    yield* this.#deltas(assembler.push(parsed));
-    yield* this.#deltas(assembler.end());
-    return assembler.result();
+  async *#fromJson(parts: Uint8Array[]): AsyncGenerator<LLMStreamEvent, { kind: 'done' }, undefined> {
+    const { fromJsonBody } = await loadJsonBody();
+    const { deltas, step } = fromJsonBody(parts, { url: this.url, reasoningTags: this.#options.reasoningTags, createChunkAssembler, PagentError });
+    yield* this.#deltas(deltas);
+    yield { type: 'step', step };
+    return { kind: 'done' };
   }
 
   *#deltas(deltas: AssemblerDelta[]): Generator<LLMStreamEvent, void, undefined> {
@@ -497,14 +441,18 @@ export class LLM {
     return new PagentError(message, { code: 'provider', where: 'llm' });
   }
 
-  // The body is redacted before it is parsed and cut, so a key cut in half by the length limit cannot leak.
-  async #httpError(response: Response, maxBytes: number): Promise<HttpError> {
+  /** The error of a non-2xx response and whether to retry it (./llm-http-failure.ts, loaded on the first one). */
+  async #httpFailure(response: Response, maxBytes: number): Promise<HttpFailure> {
     const { status } = response;
-    let detail = await httpFailureMessage(response, maxBytes, (text) => this.#redact(text));
-    // An HTML page or an empty body gives "HTTP <status> <status text>"; the prefix already says "HTTP <status>".
-    if (detail.startsWith(`HTTP ${status} `)) detail = detail.slice('HTTP '.length);
-    const stop = /[.!?…]$/.test(detail) ? '' : '.';
-    return new HttpError(this.#redact(`HTTP ${status} from POST ${this.url}: ${detail}${stop}${statusHint(status)}`), status, 'llm');
+    let m: typeof import('./llm-http-failure.js');
+    try {
+      m = await import('./llm-http-failure.js');
+    } catch {
+      // not loaded (the page's own network may be what failed): the status still says what happened
+      response.body?.cancel().catch(() => undefined);
+      return { error: new HttpError(this.#redact(`HTTP ${status} from POST ${this.url}.`), status, 'llm'), retryable: false, delayMs: undefined };
+    }
+    return m.httpFailure(response, maxBytes, { url: this.url, redact: (text) => this.#redact(text), HttpError });
   }
 
   #networkError(err: unknown, when: string, verdict?: string): PagentError {
@@ -528,16 +476,4 @@ export class LLM {
       { code: 'truncated', where: 'llm' },
     );
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const p of parts) length += p.byteLength;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.byteLength;
-  }
-  return out;
 }

@@ -184,7 +184,8 @@ const SCHEMA_TEXT: Record<WireMethod, string> = {
   ToolCallBegin: 'tool_call_id:s name:s arguments:s',
   ToolResult: 'tool_call_id:s name:s content:s ok:B elapsed_ms:N truncated:B',
   TurnEnd: 'turn:n stopped:b stop_reason:S',
-  RunEnd: STEP + ' stop_reason:S turn:N',
+  // written out, not `STEP + …`: bundlers keep a concatenation (and so the whole table) even where unused
+  RunEnd: 'content:s tool_calls:c reasoning_content:s usage:u stop_reason:S turn:N',
   RunError: 'message:s code:s where:S status:N',
 };
 /** The table, split once per method on first use: `[name, type, name, type, …]`. */

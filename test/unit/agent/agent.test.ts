@@ -335,6 +335,23 @@ describe('Agent cancellation', () => {
     expectValidHistory(agent.session.messages);
   });
 
+  it('a call whose run was cancelled at its ToolCallBegin does not start (the runner may still be loading)', async () => {
+    const controller = new AbortController();
+    let ran = false;
+    const probe = tool({ ...echo, name: 'probe', execute: () => { ran = true; return 'x'; } });
+    const llm = scriptedModel([{ toolCalls: [call('c1', 'probe', '{"text": "x"}')] }]);
+    const agent = new Agent({ llm, tools: [probe] });
+    const events: WireEvent[] = [];
+    for await (const e of agent.events('q', { signal: controller.signal })) {
+      events.push(e);
+      if (e.method === 'ToolCallBegin') controller.abort();
+    }
+    expect(ran).toBe(false);
+    expect(methods(events).slice(-3)).toEqual(['ToolCallBegin', 'TurnEnd', 'RunEnd']);
+    expect(events.at(-1)?.params).toMatchObject({ stop_reason: 'cancelled' });
+    expect(agent.session.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'c1', content: 'error: cancelled before the tool finished' });
+  });
+
   it('breaking out of events() cancels the run and leaves a valid session', async () => {
     let toolSignal: AbortSignal | undefined;
     const hang = tool({ ...echo, name: 'hang', execute: (_a, ctx) => { toolSignal = ctx.signal; return new Promise(() => undefined); } });

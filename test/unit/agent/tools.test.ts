@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkArguments, runToolCall, tool, ToolCallAborted, unknownToolText, type Tool } from '../../../src/agent/tools.js';
+import { checkArguments } from '../../../src/agent/tool-args.js';
+import { runToolCall, ToolCallAborted, unknownToolText } from '../../../src/agent/tool-call.js';
+import { tool, type Tool } from '../../../src/agent/tools.js';
 
 const weatherSchema = {
   type: 'object',
@@ -100,21 +102,21 @@ describe('runToolCall', () => {
   });
 
   it('runs a valid call and returns its text', async () => {
-    expect(await runToolCall(toolMap(add), call('add', '{"a": 2, "b": 40}'), { signal })).toEqual({ content: '42', ok: true, elapsedMs: expect.any(Number) });
+    expect(await runToolCall(toolMap(add), call('add', '{"a": 2, "b": 40}'), { signal, check: checkArguments })).toEqual({ content: '42', ok: true, elapsedMs: expect.any(Number) });
   });
 
   it('JSON-stringifies a non-string result', async () => {
     const t = tool({ name: 'obj', description: '', parameters: { type: 'object' }, execute: () => ({ x: 1 }) });
-    expect(await runToolCall(toolMap(t), call('obj', '{}'), { signal })).toEqual({ content: '{"x":1}', ok: true, elapsedMs: expect.any(Number) });
+    expect(await runToolCall(toolMap(t), call('obj', '{}'), { signal, check: checkArguments })).toEqual({ content: '{"x":1}', ok: true, elapsedMs: expect.any(Number) });
   });
 
   it('reads empty arguments text as an empty object', async () => {
     const t = tool({ name: 'now', description: '', parameters: { type: 'object', properties: {} }, execute: () => 'noon' });
-    expect(await runToolCall(toolMap(t), call('now', ''), { signal })).toEqual({ content: 'noon', ok: true, elapsedMs: expect.any(Number) });
+    expect(await runToolCall(toolMap(t), call('now', ''), { signal, check: checkArguments })).toEqual({ content: 'noon', ok: true, elapsedMs: expect.any(Number) });
   });
 
   it('answers an invalid JSON text with the "Invalid JSON in tool arguments:" prefix', async () => {
-    const out = await runToolCall(toolMap(add), call('add', '{"a": 2,'), { signal });
+    const out = await runToolCall(toolMap(add), call('add', '{"a": 2,'), { signal, check: checkArguments });
     expect(out.ok).toBe(false);
     expect(out.content.startsWith('Invalid JSON in tool arguments: ')).toBe(true);
   });
@@ -122,14 +124,14 @@ describe('runToolCall', () => {
   it('answers a schema violation without calling the tool', async () => {
     let calls = 0;
     const counted = tool({ ...add, execute: () => String(++calls) });
-    const out = await runToolCall(toolMap(counted), call('add', '{"a": "2"}'), { signal });
+    const out = await runToolCall(toolMap(counted), call('add', '{"a": "2"}'), { signal, check: checkArguments });
     expect(out).toEqual({ content: "add error: invalid arguments: missing required property 'b'; 'a' must be integer, got string", ok: false });
     expect(calls).toBe(0);
   });
 
   it('answers a throwing tool with "<name> error: <message>"', async () => {
     const explode = tool({ name: 'explode', description: '', parameters: { type: 'object' }, execute: () => { throw new Error('boom: disk full'); } });
-    expect(await runToolCall(toolMap(explode), call('explode', '{}'), { signal })).toEqual({ content: 'explode error: boom: disk full', ok: false, elapsedMs: expect.any(Number) });
+    expect(await runToolCall(toolMap(explode), call('explode', '{}'), { signal, check: checkArguments })).toEqual({ content: 'explode error: boom: disk full', ok: false, elapsedMs: expect.any(Number) });
   });
 
   it('gives up on a tool after timeoutMs and aborts its signal', async () => {
@@ -138,20 +140,20 @@ describe('runToolCall', () => {
       name: 'slow', description: '', parameters: { type: 'object' }, timeoutMs: 5,
       execute: (_args, ctx) => { seen = ctx.signal; return new Promise(() => undefined); },
     });
-    expect(await runToolCall(toolMap(slow), call('slow', '{}'), { signal })).toEqual({ content: 'slow error: timed out after 5 ms', ok: false, elapsedMs: expect.any(Number) });
+    expect(await runToolCall(toolMap(slow), call('slow', '{}'), { signal, check: checkArguments })).toEqual({ content: 'slow error: timed out after 5 ms', ok: false, elapsedMs: expect.any(Number) });
     expect(seen?.aborted).toBe(true);
   });
 
   it('passes the call id and a live signal to execute', async () => {
     const probe = tool({ name: 'probe', description: '', parameters: { type: 'object' }, execute: (_a, ctx) => `${ctx.tool_call_id}:${ctx.signal.aborted}` });
-    expect((await runToolCall(toolMap(probe), call('probe', '{}'), { signal })).content).toBe('c1:false');
+    expect((await runToolCall(toolMap(probe), call('probe', '{}'), { signal, check: checkArguments })).content).toBe('c1:false');
   });
 
   it('throws ToolCallAborted and aborts the tool when the run is cancelled', async () => {
     const controller = new AbortController();
     let seen: AbortSignal | undefined;
     const hang = tool({ name: 'hang', description: '', parameters: { type: 'object' }, execute: (_a, ctx) => { seen = ctx.signal; return new Promise(() => undefined); } });
-    const pending = runToolCall(toolMap(hang), call('hang', '{}'), { signal: controller.signal });
+    const pending = runToolCall(toolMap(hang), call('hang', '{}'), { signal: controller.signal, check: checkArguments });
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(ToolCallAborted);
     expect(seen?.aborted).toBe(true);
@@ -159,7 +161,7 @@ describe('runToolCall', () => {
 
   it('denies a needsApproval call when no approve function is given', async () => {
     const guarded = tool({ ...add, needsApproval: true });
-    const out = await runToolCall(toolMap(guarded), call('add', '{"a": 1, "b": 2}'), { signal });
+    const out = await runToolCall(toolMap(guarded), call('add', '{"a": 1, "b": 2}'), { signal, check: checkArguments });
     expect(out.ok).toBe(false);
     expect(out.content).toMatch(/^add error: denied/);
   });
@@ -168,9 +170,9 @@ describe('runToolCall', () => {
     const asked: unknown[] = [];
     const guarded = tool({ ...add, needsApproval: (args: { a: number }) => args.a > 1 });
     const approve = (c: unknown): boolean => { asked.push(c); return true; };
-    expect(await runToolCall(toolMap(guarded), call('add', '{"a": 1, "b": 2}'), { signal, approve })).toEqual({ content: '3', ok: true, elapsedMs: expect.any(Number) });
+    expect(await runToolCall(toolMap(guarded), call('add', '{"a": 1, "b": 2}'), { signal, approve, check: checkArguments })).toEqual({ content: '3', ok: true, elapsedMs: expect.any(Number) });
     expect(asked).toEqual([]);
-    expect(await runToolCall(toolMap(guarded), call('add', '{"a": 5, "b": 2}'), { signal, approve })).toEqual({ content: '7', ok: true, elapsedMs: expect.any(Number) });
+    expect(await runToolCall(toolMap(guarded), call('add', '{"a": 5, "b": 2}'), { signal, approve, check: checkArguments })).toEqual({ content: '7', ok: true, elapsedMs: expect.any(Number) });
     expect(asked).toEqual([{ tool_call_id: 'c1', name: 'add', arguments: '{"a": 5, "b": 2}' }]);
   });
 });
