@@ -15,11 +15,6 @@ export interface SizeEntry {
   /** The consumer's module: one import from `pagent-web` (or a subpath). */
   code: string;
   budget: number | undefined;
-  /**
-   * For an entry not yet within its budget: the size it must not grow past meanwhile (what the test
-   * enforces), so that it can only shrink towards the budget. Remove it once the budget holds.
-   */
-  ceiling?: number | undefined;
 }
 
 const use = (names: string[]): string => `import { ${names.join(', ')} } from 'pagent-web';\nglobalThis.used = [${names.join(', ')}];`;
@@ -54,7 +49,6 @@ export interface SizeFigure {
   /** min+gzip bytes loaded at once (entry chunk + static imports). */
   bytes: number;
   budget: number | undefined;
-  ceiling: number | undefined;
   /** min+gzip bytes of each chunk loaded later by `import()`. */
   lazy: number[];
   /**
@@ -122,20 +116,12 @@ export async function measureSize(entry: SizeEntry, source: SizeSource = 'src'):
   const modules = [...minified]
     .map(([path, min]) => ({ path, minified: min, share: Math.round((min / allMinified) * bytes) }))
     .sort((a, b) => b.minified - a.minified);
-  return { name: entry.name, bytes, budget: entry.budget, ceiling: entry.ceiling, lazy, modules };
+  return { name: entry.name, bytes, budget: entry.budget, lazy, modules };
 }
 
 /** The entries whose size is over their budget. */
 export function overBudget(figures: SizeFigure[]): SizeFigure[] {
   return figures.filter((f) => f.budget !== undefined && f.bytes > f.budget);
-}
-
-/** The entries that fail the check: over their ceiling, or over their budget when they have none. */
-export function overLimit(figures: SizeFigure[]): SizeFigure[] {
-  return figures.filter((f) => {
-    const limit = f.ceiling ?? f.budget;
-    return limit !== undefined && f.bytes > limit;
-  });
 }
 
 /** kB as the README counts them: 1 kB = 1,000 bytes. */
@@ -148,8 +134,7 @@ export function formatSizes(figures: SizeFigure[]): string {
       const verdict =
         f.budget === undefined
           ? '(not budgeted)'
-          : `budget ${kB(f.budget)}: ${f.bytes > f.budget ? 'OVER' : 'ok'}` +
-            (f.ceiling === undefined ? '' : ` (not to grow past ${kB(f.ceiling)} meanwhile: ${f.bytes > f.ceiling ? 'OVER' : 'ok'})`);
+          : `budget ${kB(f.budget)}: ${f.bytes > f.budget ? 'OVER' : 'ok'}`;
       const lazy = f.lazy.length > 0 ? `; loaded on use: ${f.lazy.map(kB).join(', ')}` : '';
       return `${f.name}: ${kB(f.bytes)} min+gzip, ${verdict}${lazy}`;
     })
