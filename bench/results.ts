@@ -3,6 +3,7 @@
  * Node, the worst of each figure kept, and one run in Chromium), the size budgets, and the other
  * benchmarks' own printouts, all from one run on one machine, which the file describes.
  */
+import './node-gc.js';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -156,7 +157,9 @@ Node figures are measured on this process's CPU time, not wall-clock time).
 The floor is \`TextDecoder\` over the whole body + \`split('\\n')\` + \`JSON.parse\` of each document (SSE's
 \`data: \` cut off) in one loop. Each figure is floor time / subject time on the same bytes (1.00 = the floor,
 higher = faster), cut into 4 KiB chunks as a network delivers them, the subject validating every event as
-it does in use. Measured in rounds (the floor, then each subject) after 5 warm-up rounds; median over the
+it does in use. Measured in rounds (the floor, then each subject) after 5 warm-up rounds, in Node each
+timed call starting with the young generation collected (so that none pays for the garbage of the call
+before it); median over the
 rounds (${SETS.map((s) => `${s.rounds} for ${s.lines.toLocaleString('en')} lines`).join(', ')}).
 
 ### Node: ${RUNS} runs in a row, the worst reported

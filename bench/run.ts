@@ -3,6 +3,7 @@
  * Each area adds its cases in bench/<area>.bench.ts exporting `cases: BenchCase[]` (or an async
  * `run(): Promise<void>` for benchmarks that drive a browser and print their own figures).
  */
+import './node-gc.js';
 import { readdirSync } from 'node:fs';
 import { runBench, type BenchCase } from './harness.js';
 
