@@ -138,12 +138,12 @@ export async function measureSet(
     { format: 'NDJSON' as const, bytes: set.ndjson, type: 'application/x-ndjson' },
     { format: 'SSE' as const, bytes: set.sse, type: 'text/event-stream' },
   ];
-  // Where the runtime allows it (Node: bench/node-gc.ts), every timed call starts with a young generation
-  // collected: the garbage one call leaves is not collected in the next one's time. (A full collection
-  // would also drop compiled code and time the recompiling.)
-  const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
+  // Where the runtime allows it (Node: bench/node-gc.ts), every timed call starts from a collected heap:
+  // the garbage one call leaves (the floor's whole-body string, a subject's events) is not collected in
+  // the next one's time.
+  const gc = (globalThis as { gc?: (options: { type: 'major' }) => void }).gc;
   const time = async (fn: () => unknown): Promise<number> => {
-    gc?.({ type: 'minor' });
+    gc?.({ type: 'major' });
     const t = clock();
     await fn();
     return clock() - t;

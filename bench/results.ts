@@ -158,8 +158,7 @@ The floor is \`TextDecoder\` over the whole body + \`split('\\n')\` + \`JSON.par
 \`data: \` cut off) in one loop. Each figure is floor time / subject time on the same bytes (1.00 = the floor,
 higher = faster), cut into 4 KiB chunks as a network delivers them, the subject validating every event as
 it does in use. Measured in rounds (the floor, then each subject) after 5 warm-up rounds, in Node each
-timed call starting with the young generation collected (so that none pays for the garbage of the call
-before it); median over the
+timed call starting from a collected heap (so that none pays for the garbage of the call before it); median over the
 rounds (${SETS.map((s) => `${s.rounds} for ${s.lines.toLocaleString('en')} lines`).join(', ')}).
 
 ### Node: ${RUNS} runs in a row, the worst reported
