@@ -3,6 +3,7 @@
  * element's `lang` (or the nearest ancestor's); every string can be overridden through `strings`.
  * Placeholders are written `{name}` and filled by {@link format}.
  */
+import { lazyPart } from './lazy-part.js';
 
 /** Every user-visible string of `<pagent-chat>`. */
 export interface PagentChatStrings {
@@ -251,21 +252,22 @@ export type LocaleName = 'en' | 'zh-CN' | 'ja';
  * shows one language does not download the others.
  */
 const loaded: Partial<Record<LocaleName, PagentChatStrings>> = { en };
-const loading: Partial<Record<LocaleName, Promise<void>>> = {};
+const loaders = {
+  ja: lazyPart(() => import('./locales/ja.js').then((m) => void (loaded.ja = m.default))),
+  'zh-CN': lazyPart(() => import('./locales/zh-CN.js').then((m) => void (loaded['zh-CN'] = m.default))),
+};
 
 /** True once the strings of `name` are in memory. */
 export function isLocaleLoaded(name: LocaleName): boolean {
   return loaded[name] !== undefined;
 }
 
-/** Loads the strings of a built-in locale (once); a failed load leaves English in its place. */
-export function loadLocale(name: LocaleName): Promise<void> {
-  if (loaded[name]) return Promise.resolve();
-  loading[name] ??= (name === 'ja' ? import('./locales/ja.js') : import('./locales/zh-CN.js')).then(
-    (module) => void (loaded[name] = module.default),
-    () => undefined,
-  );
-  return loading[name]!;
+/**
+ * Loads the strings of a built-in locale (once). A failed load leaves English in its place until a later
+ * call fetches the chunk again (not before 5 s or the browser's `online` event: see ./lazy-part.ts).
+ */
+export async function loadLocale(name: LocaleName): Promise<void> {
+  if (name !== 'en' && !loaded[name]) await loaders[name]();
 }
 
 /**

@@ -13,6 +13,7 @@ const HIGHLIGHTER = '**/src/chat/markdown/highlighter.ts*';
 const MATH = '**/src/chat/markdown/math-render.ts*';
 const ACTIONS = '**/src/chat/actions/message-actions.ts*';
 const ATTACHMENTS = '**/src/chat/attachments/lazy.ts*';
+const CHINESE = '**/src/chat/locales/zh-CN.ts*';
 
 /** How many times the page asked for a chunk, by its path under src/chat (a refused request is listed too). */
 const requests = (path: string): number =>
@@ -32,7 +33,7 @@ function render(text: string): HTMLElement {
 const tokens = (el: Element): number => el.querySelectorAll('span[class^="pagent-hl-"]').length;
 
 afterEach(async () => {
-  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS]) await commands.setOffline(glob, false);
+  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS, CHINESE]) await commands.setOffline(glob, false);
 });
 
 /** Pastes `file` into the message box, as a browser does with a copied file. */
@@ -112,5 +113,18 @@ describe('a lazy chunk that cannot be fetched', () => {
     await until(() => $$(el, '[part~="attachment-preview"]').length === 1, 'the file, attached this time');
     expect($(el, '[part~="attachment-error"]')).toBeNull();
     expect(box.value).toBe('下書き');
+  });
+
+  it('shows English while the Chinese strings cannot be fetched, then Chinese once they can', async () => {
+    await commands.setOffline(CHINESE, true);
+    const el = await chatFixture((c) => c.setAttribute('lang', 'zh-CN'));
+    await until(() => requests('locales/zh-CN') >= 1, 'the Chinese strings asked for');
+    await settle();
+    expect($(el, '[part~="attach-button"]')!.getAttribute('aria-label')).toBe('Attach files');
+    await commands.setOffline(CHINESE, false);
+    window.dispatchEvent(new Event('online'));
+    el.requestUpdate();
+    await until(() => $(el, '[part~="attach-button"]')!.getAttribute('aria-label') === '添加附件', 'the Chinese label');
+    expect(requests('locales/zh-CN')).toBe(2);
   });
 });
