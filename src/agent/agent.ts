@@ -573,7 +573,7 @@ export class Agent {
     const [m, h] = await Promise.all([loadToolCall(), hooks && import('./hooks.js')]);
     if (options.signal.aborted) throw new m.ToolCallAborted('aborted');
     const run = (): Promise<ToolOutcome> => m.runToolCall(this.tools, request, { ...options, check: checkArguments });
-    return h ? h.runHookedToolCall(request, options.signal, hooks!, run, m.ToolCallAborted) : run();
+    return h ? h.runHookedToolCall(request, options.signal, hooks!, run) : run();
   }
 
   /** Adds the steered messages to the conversation, in order, and tells the run's `onSteer`. */

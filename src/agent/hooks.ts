@@ -3,10 +3,9 @@
  * `after` hooks may replace what it returned. The agent's events keep their order: `ToolCallBegin`,
  * the hooks, the tool (or not), `ToolResult`.
  */
-// Types only: this module is loaded by import() when an agent has hooks, and the agent hands it the
-// abort error class of the tool-call module it has already loaded.
+// Loaded by import() when an agent has hooks, together with the tool-call module it waits through.
 import type { ToolApprovalRequest } from './tools.js';
-import type { ToolCallAborted, ToolOutcome } from './tool-call.js';
+import { abortable, ToolCallAborted, type ToolOutcome } from './tool-call.js';
 
 /** What a `before` hook sees: the call as the model sent it, and the run's abort signal. */
 export interface BeforeToolContext {
@@ -54,25 +53,6 @@ export interface ToolHooks {
   after?: readonly AfterToolHook[];
 }
 
-function abortable<T>(value: T | Promise<T>, signal: AbortSignal, Aborted: typeof ToolCallAborted): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Aborted('aborted'));
-  if (!(value instanceof Promise)) return Promise.resolve(value);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new Aborted('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    value.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}
-
 function hookFailure(name: string, err: unknown): ToolOutcome {
   return { content: `${name} error: tool hook failed: ${err instanceof Error ? err.message : String(err)}`, ok: false };
 }
@@ -81,7 +61,7 @@ function hookFailure(name: string, err: unknown): ToolOutcome {
  * Runs one tool call through the hooks: `before` hooks, then `runTool` (the agent's `runToolCall`: checks,
  * approval, execution), then `after` hooks.
  *
- * @throws {ToolCallAborted} (`Aborted`) when the run's signal aborts before the outcome is known (also
+ * @throws {ToolCallAborted} when the run's signal aborts before the outcome is known (also
  * during a hook).
  */
 export async function runHookedToolCall(
@@ -89,14 +69,13 @@ export async function runHookedToolCall(
   signal: AbortSignal,
   hooks: ToolHooks,
   runTool: () => Promise<ToolOutcome>,
-  Aborted: typeof ToolCallAborted,
 ): Promise<ToolOutcome> {
   for (const hook of hooks.before ?? []) {
     let decision: BeforeToolDecision;
     try {
-      decision = await abortable(hook({ ...call, signal }), signal, Aborted);
+      decision = await abortable(hook({ ...call, signal }), signal);
     } catch (err) {
-      if (err instanceof Aborted || signal.aborted) throw new Aborted('aborted');
+      if (err instanceof ToolCallAborted || signal.aborted) throw new ToolCallAborted('aborted');
       return hookFailure(call.name, err);
     }
     if (decision && 'deny' in decision) return { content: String(decision.deny), ok: false };
@@ -106,9 +85,9 @@ export async function runHookedToolCall(
   for (const hook of hooks.after ?? []) {
     let decision: AfterToolDecision;
     try {
-      decision = await abortable(hook({ ...call, content: outcome.content, ok: outcome.ok }), signal, Aborted);
+      decision = await abortable(hook({ ...call, content: outcome.content, ok: outcome.ok }), signal);
     } catch (err) {
-      if (err instanceof Aborted || signal.aborted) throw new Aborted('aborted');
+      if (err instanceof ToolCallAborted || signal.aborted) throw new ToolCallAborted('aborted');
       return hookFailure(call.name, err);
     }
     if (decision && typeof decision.content === 'string') {

@@ -61,12 +61,16 @@ export class ToolCallAborted extends Error {
   override name = 'ToolCallAborted' as const;
 }
 
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * `value` (a promise, a thenable or a plain value) unless `signal` aborts first: then a
+ * {@link ToolCallAborted}. Tool calls and tool hooks (./hooks.ts) both wait through it.
+ */
+export function abortable<T>(value: T | PromiseLike<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new ToolCallAborted('aborted'));
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(new ToolCallAborted('aborted'));
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
+    Promise.resolve(value).then(
       (v) => {
         signal.removeEventListener('abort', onAbort);
         resolve(v);
@@ -109,12 +113,12 @@ export async function runToolCall(
     return { content: `${t.name} error: invalid arguments: ${problems.join('; ')}`, ok: false };
   }
 
-  const needs = typeof t.needsApproval === 'function' ? await abortable(Promise.resolve(t.needsApproval(args)), signal) : t.needsApproval === true;
+  const needs = typeof t.needsApproval === 'function' ? await abortable(t.needsApproval(args), signal) : t.needsApproval === true;
   if (needs) {
     if (!options.approve) return { content: `${t.name} error: denied (no approve function is configured)`, ok: false };
     let approved: boolean;
     try {
-      approved = await abortable(Promise.resolve(options.approve({ ...call })), signal);
+      approved = await abortable(options.approve({ ...call }), signal);
     } catch (err) {
       if (err instanceof ToolCallAborted) throw err;
       return { content: `${t.name} error: denied (approval failed: ${errorText(err)})`, ok: false };
