@@ -32,12 +32,12 @@ export function bodyText(parts: Uint8Array[]): string {
 }
 
 /**
- * The deltas and the step of a JSON body, as the chunk assembler reads a chat.completion object.
+ * The deltas and the step of a JSON body's text (see {@link bodyText}), as the chunk assembler reads a
+ * chat.completion object.
  *
  * @throws {PagentError} `code: "provider"` when the body is not JSON, or is an error object.
  */
-export function fromJsonBody(parts: Uint8Array[], context: JsonBodyContext): { deltas: AssemblerDelta[]; step: AssembledStep } {
-  const text = bodyText(parts);
+export function fromJsonBody(text: string, context: JsonBodyContext): { deltas: AssemblerDelta[]; step: AssembledStep } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

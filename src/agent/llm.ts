@@ -314,13 +314,14 @@ export class LLM {
         }
       }
       clearTimeout(timer);
-      if (json) return yield* this.#fromJson(jsonParts);
+      if (json) return yield* this.#fromJson((await loadJsonBody()).bodyText(jsonParts));
       const end = decoder.end();
       yield* this.#deltas(end.deltas);
       let sniffed = '';
       if (decoder.messages === 0 && bytes > 0 && bytes <= MAX_SNIFF_BYTES) {
-        sniffed = (await loadJsonBody()).bodyText(jsonParts).trim();
-        if (sniffed.startsWith('{')) return yield* this.#fromJson(jsonParts);
+        const text = (await loadJsonBody()).bodyText(jsonParts);
+        sniffed = text.trim();
+        if (sniffed.startsWith('{')) return yield* this.#fromJson(text);
       }
       if (end.how === 'truncated') throw this.#truncated(bytes, sniffed);
       yield { type: 'step', step: decoder.assembler.result() };
@@ -352,9 +353,9 @@ export class LLM {
   }
 
   // A server that ignores `stream: true` answers with one chat.completion object (or an error object).
-  async *#fromJson(parts: Uint8Array[]): AsyncGenerator<LLMStreamEvent, { kind: 'done' }, undefined> {
+  async *#fromJson(text: string): AsyncGenerator<LLMStreamEvent, { kind: 'done' }, undefined> {
     const { fromJsonBody } = await loadJsonBody();
-    const { deltas, step } = fromJsonBody(parts, { url: this.url, reasoningTags: this.#options.reasoningTags, createChunkAssembler, PagentError });
+    const { deltas, step } = fromJsonBody(text, { url: this.url, reasoningTags: this.#options.reasoningTags, createChunkAssembler, PagentError });
     yield* this.#deltas(deltas);
     yield { type: 'step', step };
     return { kind: 'done' };
