@@ -1,6 +1,7 @@
 /**
  * `checkArguments`: a tool call's parsed arguments against the tool's JSON Schema (a small, hand-written
- * subset). Loaded with ./tool-call.ts when the model first calls a tool.
+ * subset). Public, so it stays in the agent's own chunk (a module both the SDK's index and a lazy chunk
+ * import lands in the chunk loaded at once); the agent hands it to ./tool-call.ts.
  */
 
 type Schema = Record<string, unknown>;
