@@ -167,7 +167,7 @@ type Params = Record<string, unknown>;
 /** True for a JSON object (not an array, not null). */
 export const isObject = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** True when `key` is an own property of `p` (never one inherited, such as `__proto__`). */
-export const has = (p: object, key: string): boolean => Object.prototype.hasOwnProperty.call(p, key);
+export const has = (p: object, key: string): boolean => Object.hasOwn(p, key);
 
 /**
  * Each method's fields as `name:type`, in the order they are checked. Types: `s` string, `n` finite

@@ -219,7 +219,11 @@ const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === LF || 
 export function createFraming(options: FramingOptions): Framing {
   const { maxLineBytes, onDocument, onTooLong } = options;
   let format: WireFormat | undefined = options.format === 'auto' ? undefined : options.format;
+  /** The streaming decoder, and the one that decodes whole chunks. */
   let decoder: TextDecoder | undefined;
+  let whole: TextDecoder | undefined;
+  /** The streaming decoder holds no bytes of a cut UTF-8 sequence (the last chunk ended on an ASCII byte). */
+  let clean = true;
   let started = false;
   /** Chunks held until the format is known: leading whitespace and at most a few sniffed characters. */
   let held: string[] = [];
@@ -340,11 +344,17 @@ export function createFraming(options: FramingOptions): Framing {
 
   return {
     push(chunk) {
-      if (typeof chunk === 'string') pushText(chunk);
-      else {
-        decoder ??= new TextDecoder();
-        pushText(decoder.decode(chunk, { stream: true }));
-      }
+      if (typeof chunk === 'string') return pushText(chunk);
+      // A chunk that ends on an ASCII byte (so no UTF-8 sequence is cut), while nothing is held from the
+      // last one, is decoded as a whole buffer: Node decodes those natively, but every chunk of a decoder
+      // that ever streamed through ICU, 7x slower. Other chunks are streamed. The BOM is pushText's.
+      const ascii = chunk[chunk.length - 1]! < 128;
+      pushText(
+        ascii && clean
+          ? (whole ??= new TextDecoder('utf-8', { ignoreBOM: true })).decode(chunk)
+          : (decoder ??= new TextDecoder('utf-8', { ignoreBOM: true })).decode(chunk, { stream: true }),
+      );
+      clean = ascii;
     },
     end() {
       if (decoder) pushText(decoder.decode());

@@ -4,6 +4,7 @@
  * downloads them.
  */
 import { WireDecodeError } from '../../errors.js';
+import { has as hasOwn, isObject } from '../events.js';
 import type { DialectDecoder, DialectName } from './index.js';
 import { createPagentDialect } from './pagent.js';
 
@@ -25,9 +26,9 @@ export function detectDialect(text: string): DialectName | undefined {
   } catch {
     return undefined;
   }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return undefined;
-  const fields = doc as Record<string, unknown>;
-  const has = (key: string): boolean => Object.prototype.hasOwnProperty.call(doc, key);
+  if (!isObject(doc)) return undefined;
+  const fields = doc;
+  const has = (key: string): boolean => hasOwn(fields, key);
   if (has('jsonrpc') || has('method')) return 'pagent';
   if (has('v') && has('event')) return 'victor';
   const type = fields['type'];

@@ -10,7 +10,7 @@ type Doc = Record<string, unknown>;
 type Out = Array<WireEvent | UnknownEvent>;
 
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
-const has = (doc: Doc, key: string): boolean => Object.prototype.hasOwnProperty.call(doc, key);
+const has = (doc: Doc, key: string): boolean => Object.hasOwn(doc, key);
 
 /**
  * Creates a decoder for Victor wire events v1, one document at a time.

@@ -98,6 +98,57 @@ describe('NDJSON framing', () => {
     }
   });
 
+  it('decodes bytes cut anywhere exactly as one TextDecoder over the whole body, malformed sequences included', () => {
+    // 2-, 3- and 4-byte characters, then malformed bytes: a lone continuation, cut sequences, bytes no
+    // sequence starts with, an overlong and a surrogate encoding
+    const malformed = [0x80, 0x41, 0xe2, 0x82, 0x41, 0xf0, 0x9f, 0x98, 0x41, 0xf8, 0xff, 0xc0, 0xaf, 0xe0, 0x80, 0x80, 0xed, 0xa0, 0x80];
+    const body = new Uint8Array([...utf8('ü€😀 "日本語"\nx 😀😀\n'), ...malformed, ...utf8('\nend é\n')]);
+    const want = new TextDecoder()
+      .decode(body)
+      .split('\n')
+      .flatMap((text, i) => (text === '' ? [] : [[i + 1, text]]));
+    expect(want.length).toBe(4);
+    let seed = 7;
+    const random = (n: number): number => ((seed = (seed * 16807) % 2147483647) % n) + 0;
+    for (let round = 0; round < 300; round++) {
+      const chunks: Uint8Array[] = [];
+      for (let at = 0; at < body.length; ) {
+        const size = round % 3 === 0 ? 1 + random(3) : random(9); // empty chunks too
+        chunks.push(body.subarray(at, at + size));
+        at += size;
+      }
+      expect(frame(chunks, 'ndjson').docs, chunks.map((c) => c.length).join(',')).toEqual(want);
+    }
+  });
+
+  it('streams through TextDecoder only the chunks that may end inside a UTF-8 sequence, and those after them', () => {
+    // Node decodes a whole buffer natively, and every call of a decoder that ever streamed through ICU
+    const calls: boolean[] = [];
+    const decode = TextDecoder.prototype.decode;
+    TextDecoder.prototype.decode = function (this: TextDecoder, input, options) {
+      calls.push(options?.stream === true);
+      return decode.call(this, input, options);
+    };
+    try {
+      const body = utf8(`${rpc('TextDelta', { text: 'a€b' })}\n`.repeat(3));
+      const euro = body.indexOf(0xe2);
+      // ASCII end, cut inside €, ASCII end (a sequence was held), ASCII end, ASCII end
+      const cuts = [0, euro - 2, euro + 1, euro + 8, euro + 30, body.length];
+      const docs = frame(cuts.slice(1).map((end, i) => body.subarray(cuts[i], end)), 'ndjson').docs;
+      expect(docs.map(([, text]) => text)).toEqual(new TextDecoder().decode(body).trimEnd().split('\n'));
+      expect(calls.slice(0, 5)).toEqual([false, true, true, false, false]);
+    } finally {
+      TextDecoder.prototype.decode = decode;
+    }
+  });
+
+  it('strips one leading BOM, as TextDecoder does, and keeps a second one', () => {
+    const bytes = utf8('\uFEFF\uFEFF{}\n');
+    expect(new TextDecoder().decode(bytes)).toBe('\uFEFF{}\n');
+    expect(frame([bytes], 'ndjson').docs).toEqual([[1, '\uFEFF{}']]);
+    expect(frame([bytes.subarray(0, 2), bytes.subarray(2, 4), bytes.subarray(4)], 'ndjson').docs).toEqual([[1, '\uFEFF{}']]);
+  });
+
   it('strips a leading BOM, also when its bytes arrive one at a time, and as text', () => {
     const line = rpc('TextDelta', { text: 'x' });
     const bytes = utf8('\uFEFF' + line);
