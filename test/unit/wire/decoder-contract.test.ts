@@ -62,6 +62,22 @@ describe('runs: the termination contract', () => {
     });
   });
 
+  it('keeps every delta of a long cut run in order, text and reasoning apart, from its last TurnBegin', () => {
+    const texts = Array.from({ length: 300 }, (_, i) => `t${i} `);
+    const thoughts = Array.from({ length: 130 }, (_, i) => `r${i} `);
+    const body = [
+      rpc('TurnBegin', { turn: 0 }),
+      ...texts.slice(0, 100).map(delta),
+      rpc('TurnBegin', { turn: 1 }),
+      ...texts.flatMap((t, i) => (i < thoughts.length ? [delta(t), rpc('ReasoningDelta', { text: thoughts[i]! })] : [delta(t)])),
+    ].join('\n');
+    const out = decodeChunks([body]);
+    expect(out.events.at(-1)).toEqual({
+      method: 'RunEnd',
+      params: { ...EMPTY_STEP, content: texts.join(''), reasoning_content: thoughts.join(''), stop_reason: 'error', turn: 1 },
+    });
+  });
+
   it('starts the text of a cut run over at each TurnBegin', () => {
     const lines = linesOf('pagent/tool_error.ndjson');
     const out = decodeChunks([lines.slice(0, 8).join('\n')]);
