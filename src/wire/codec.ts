@@ -3,7 +3,7 @@
  * `{"jsonrpc": "2.0", "method": <event class>, "params": {...}}`.
  */
 import { WireDecodeError } from '../errors.js';
-import { emptyStep, has, isObject, isWireMethod, validateEvent, type ToolCall, type UnknownEvent, type WireEvent } from './events.js';
+import { emptyStep, has, isObject, validateEvent, type ToolCall, type UnknownEvent, type WireEvent } from './events.js';
 
 /** A JSON-RPC 2.0 notification carrying one event, as pagent writes it. */
 export interface RpcNotification {
@@ -32,7 +32,8 @@ function checkEnvelope(message: unknown, line: string, lineNumber?: number): Rpc
   if (message['jsonrpc'] !== '2.0') {
     throw new WireDecodeError('not-an-event', 'Not a JSON-RPC 2.0 message: "jsonrpc" must be "2.0"', line, lineNumber);
   }
-  if (has(message, 'id')) {
+  // an own `id` (an inherited one does not count), read first as a plain field: fast, and JSON has no undefined
+  if (message['id'] !== undefined && has(message, 'id')) {
     throw new WireDecodeError('not-an-event', 'A JSON-RPC request or response (has "id"), not a notification', line, lineNumber);
   }
   if (typeof message['method'] !== 'string') {
@@ -75,7 +76,6 @@ export function rpcParamsToEvent(
   if (isShortRunEnd(method, params)) {
     return validateEvent('RunEnd', { ...emptyStep(), ...params }, line, lineNumber, onDropped);
   }
-  if (!isWireMethod(method)) return undefined;
   return validateEvent(method, params, line, lineNumber, onDropped);
 }
 

@@ -152,7 +152,7 @@ export const WIRE_METHODS: readonly WireMethod[] = [
 
 /** True when `method` is one of the known event methods. */
 export function isWireMethod(method: string): method is WireMethod {
-  return has(SCHEMA_TEXT, method);
+  return schemaOf(method) !== undefined;
 }
 
 /** True for a known event (not an {@link UnknownEvent}). */
@@ -188,8 +188,16 @@ const SCHEMA_TEXT: Record<WireMethod, string> = {
   RunEnd: 'content:s tool_calls:c reasoning_content:s usage:u stop_reason:S turn:N',
   RunError: 'message:s code:s where:S status:N',
 };
-/** The table, split once per method on first use: `[name, type, name, type, …]`. */
-const SCHEMAS: Partial<Record<WireMethod, string[]>> = {};
+/**
+ * The table, split once per method on first use: `[name, type, name, type, …]`. It has no prototype, so
+ * one lookup tells a known method (any name, `toString` or `__proto__` too, reads safely).
+ */
+const SCHEMAS: Record<string, string[] | undefined> = Object.create(null);
+
+/** A method's fields as `[name, type, …]`, or `undefined` for an unknown method (never stored). */
+function schemaOf(method: string): string[] | undefined {
+  return SCHEMAS[method] ?? (has(SCHEMA_TEXT, method) ? (SCHEMAS[method] = SCHEMA_TEXT[method as WireMethod].split(/[ :]/)) : undefined);
+}
 
 /**
  * Why `value` does not fit `type` (lower-case), or `undefined` when it fits: `must be …` about the field,
@@ -230,7 +238,7 @@ function checkToolCalls(calls: unknown): string | undefined {
 }
 
 /**
- * Validates `params` for a known `method` and returns the event, without copying or reshaping:
+ * Validates `params` for `method` and returns the event (`undefined` for an unknown method), without copying or reshaping:
  * extra keys stay, `__proto__` keys stay inert own properties. Each field of the method's schema is
  * read once. Optional fields are forgiving (design §1): one that is `null` is left out as absent; one of
  * the wrong type is left out and reported to `onDropped` as a `WireDecodeError{reason: "invalid-params"}`
@@ -240,14 +248,15 @@ function checkToolCalls(calls: unknown): string | undefined {
  * @throws {WireDecodeError} `reason: "invalid-params"` when a required field is missing or mistyped.
  */
 export function validateEvent(
-  method: WireMethod,
+  method: string,
   params: unknown,
   line = '',
   lineNumber?: number,
   onDropped?: (err: WireDecodeError) => void,
-): WireEvent {
+): WireEvent | undefined {
+  const schema = schemaOf(method);
+  if (!schema) return undefined;
   if (!isObject(params)) throw invalidParams(method, 'params must be an object', line, lineNumber);
-  const schema = (SCHEMAS[method] ??= SCHEMA_TEXT[method].split(/[ :]/));
   let kept: Params | undefined;
   for (let i = 0; i < schema.length; i += 2) {
     const key = schema[i]!;

@@ -49,6 +49,24 @@ describe('codec', () => {
     expect((err as WireDecodeError).name).toBe('WireDecodeError');
   });
 
+
+  it('reads method names of Object.prototype as unknown methods', () => {
+    for (const method of ['toString', '__proto__', 'constructor', 'hasOwnProperty', 'valueOf']) {
+      const line = JSON.stringify({ jsonrpc: '2.0', method, params: {} });
+      expect(() => decodeEventLine(line), method).toThrow(expect.objectContaining({ reason: 'unknown-method' }));
+    }
+    // and a known one still decodes after them
+    expect(decodeEventLine('{"jsonrpc":"2.0","method":"TextDelta","params":{"text":"a"}}')).toEqual({ method: 'TextDelta', params: { text: 'a' } });
+  });
+
+  it('refuses a JSON-RPC request or response, an id of null included, and takes no inherited id', () => {
+    for (const id of [1, 'a', null]) {
+      const line = JSON.stringify({ jsonrpc: '2.0', id, method: 'TextDelta', params: { text: 'a' } });
+      expect(() => decodeEventLine(line), String(id)).toThrow(/has "id"/);
+    }
+    const message = Object.assign(Object.create({ id: 1 }) as object, { jsonrpc: '2.0', method: 'TextDelta', params: { text: 'a' } });
+    expect(rpcToEvent(message)).toEqual({ method: 'TextDelta', params: { text: 'a' } });
+  });
   it('narrows params with switch (event.method)', () => {
     const describeEvent = (e: WireEvent): string => {
       switch (e.method) {
