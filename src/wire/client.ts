@@ -7,7 +7,7 @@ import { createEventIterator, type DecodeStreamOptions, type EventIteratorHooks 
 import type { DialectName } from './dialects/index.js';
 import { failedRunEvents, type UnknownEvent, type WireEvent } from './events.js';
 import type { WireFormat } from './framing.js';
-import { httpFailureMessage, networkFailureMessage, probeVerdict } from './request-failure.js';
+import { httpFailureMessage, networkFailureMessage, probeVerdict, statusLine } from './request-failure.js';
 
 /** Options of {@link WireClient}. */
 export interface WireClientOptions {
@@ -234,10 +234,7 @@ export class WireClient<IncludeUnknown extends boolean = false> {
 
     // From here on the decoder owns cancellation: it ends an open run as cancelled on abort.
     outer?.removeEventListener('abort', abortRequest);
-    const format =
-      options.format === undefined || options.format === 'auto'
-        ? formatFromContentType(response.headers.get('Content-Type'))
-        : options.format;
+    const format = (options.format ?? 'auto') === 'auto' ? formatFromContentType(response.headers.get('Content-Type')) : options.format;
     // Design §1: a request is a request for a run, so a 2xx body without any document is a failed run.
     let documents = 0;
     const onLine = options.onLine;
@@ -261,10 +258,9 @@ export class WireClient<IncludeUnknown extends boolean = false> {
     }
     const tail = (delivered: number): WireEvent[] => {
       if (delivered > 0 || documents > 0 || outer?.aborted) return [];
-      const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
       return failedRunEvents({
         code: 'decode',
-        message: `The response was empty: ${method} ${this.url} answered ${status} with no event in its body`,
+        message: `The response was empty: ${method} ${this.url} answered ${statusLine(response)} with no event in its body`,
       });
     };
     return { body: stream, options: decoderOptions, hooks: { tail } };

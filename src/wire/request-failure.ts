@@ -37,8 +37,12 @@ export async function httpFailureMessage(response: Response, maxBytes?: number, 
     m = await import('./http-error.js');
   } catch {
     response.body?.cancel().catch(() => undefined);
-    return `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+    return statusLine(response);
   }
   const body = await m.readErrorBody(response, Math.min(maxBytes ?? Infinity, m.HTTP_ERROR_BODY_MAX_BYTES));
   return m.httpErrorMessage(response.status, response.statusText, redact ? redact(body) : body, response.headers.get('Content-Type'));
 }
+
+/** `HTTP <status>`, and the status text when the response has one. */
+export const statusLine = (response: Response): string =>
+  `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
