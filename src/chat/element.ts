@@ -615,11 +615,14 @@ export class PagentChat extends LitElement {
     if (agent) this.agentRuns.switchSession(agent, id, (err) => void this.reportError(err));
   }
 
-  /** With a store, shows the stored conversation the agent continues (when nothing else is shown yet). */
+  /**
+   * With a store, shows the stored conversation the agent continues (when nothing else is shown yet, nor
+   * by the time it has loaded: events pushed meanwhile stay).
+   */
   private showAgentSession(): void {
     const id = this.agent?.sessionId;
     if (id === undefined || !this.store || this.timeline.items.length > 0 || this.sessions.openId === id) return;
-    void this.sessions.open(id);
+    void this.sessions.open(id, false, false, () => this.timeline.items.length === 0);
   }
 
   private requestBody(text: string, sessionId: string | undefined, attachments: readonly ChatAttachment[]): unknown {
@@ -678,7 +681,6 @@ export class PagentChat extends LitElement {
     for (const resolve of pending) resolve(false);
   }
 
-  /** Logs an event that came without a raw line (agent, client, push, consume) as its NDJSON line, encoded when shown. */
   // ----- message actions: a chunk loaded on first render (see ./actions/message-actions.ts) -----
 
   private actions: MessageActions | undefined;

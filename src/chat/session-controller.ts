@@ -167,9 +167,12 @@ export class SessionController implements ReactiveController {
     return this.opening;
   }
 
-  /** Loads a stored conversation and hands it to `onOpen` (an unknown id opens as empty). */
-  open(id: string, fromList = false, refresh = false): Promise<void> {
-    const opening = this.load(id, fromList, refresh);
+  /**
+   * Loads a stored conversation and hands it to `onOpen` (an unknown id opens as empty). With `wanted`,
+   * the loaded conversation is shown only if `wanted()` still says so once it has loaded.
+   */
+  open(id: string, fromList = false, refresh = false, wanted?: () => boolean): Promise<void> {
+    const opening = this.load(id, fromList, refresh, wanted);
     this.opening = opening;
     void opening.finally(() => {
       if (this.opening === opening) this.opening = undefined;
@@ -177,9 +180,10 @@ export class SessionController implements ReactiveController {
     return opening;
   }
 
-  private async load(id: string, fromList: boolean, refresh: boolean): Promise<void> {
+  private async load(id: string, fromList: boolean, refresh: boolean, wanted?: () => boolean): Promise<void> {
     try {
       const session = await this.store?.load(id);
+      if (wanted && !wanted()) return;
       this.openId = id;
       this.shown = session?.messages ?? [];
       this.shownSeqs = session?.seqs;

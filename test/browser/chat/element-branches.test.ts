@@ -346,6 +346,58 @@ describe('<pagent-chat> Retry of a stopped last run (src)', () => {
     await until(() => $$(finished, '[part="message-copy-button"]').length === 2, 'the actions');
     expect($(finished, '[part="resend-button"]')).toBeNull();
   });
+
+  it('offers no Retry after a stopped run of an agent source (it is not sent again as is)', async () => {
+    const { el } = await setup([]);
+    el.push({ method: 'RunBegin', params: { user_input: 'Q' } });
+    await until(() => el.streaming, 'the run to show');
+    el.stop();
+    const copy = (): Element | null | undefined => $$(el, '[part~="user"]').at(0)?.nextElementSibling?.querySelector('[part="message-copy-button"]');
+    await until(() => !el.streaming && copy() != null, 'the actions');
+    expect(users(el)).toEqual(['Q']);
+    expect($(el, '[part="resend-button"]')).toBeNull();
+  });
+
+  it('keeps events pushed while the stored conversation of the agent loads, and shows it when nothing was', async () => {
+    const name = `element-branches-${crypto.randomUUID()}`;
+    const seeded = createSessionStore({ name });
+    stores.push(seeded);
+    await seeded.append('c', [{ role: 'user', content: 'Stored' }, { role: 'assistant', content: 'Stored answer' }]);
+    const { llm } = await scripted([]);
+    const open = async (gated: boolean): Promise<{ el: PagentChat; release: () => void }> => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const store = createSessionStore({ name });
+      stores.push(store);
+      // the same store, its loads held until the test lets them go
+      const slow = new Proxy(store, {
+        get: (target, key) =>
+          key === 'load' && gated
+            ? async (id: string) => (await gate, target.load(id))
+            : (Reflect.get(target, key) as unknown),
+      });
+      const agent = new Agent({ llm, store: slow, sessionId: 'c' });
+      const el = await chatFixture((c) => {
+        c.store = slow;
+        c.agent = agent;
+      });
+      return { el, release };
+    };
+    const pushed = await open(true);
+    pushed.el.push({ method: 'RunBegin', params: { user_input: 'Pushed' } });
+    pushed.el.push({ method: 'RunEnd', params: { content: 'Pushed answer', tool_calls: [], reasoning_content: '', usage: null } });
+    await until(() => answers(pushed.el).at(-1) === 'Pushed answer', 'the pushed run');
+    pushed.release();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(users(pushed.el)).toEqual(['Pushed']);
+    expect(answers(pushed.el)).toEqual(['Pushed answer']);
+    // with nothing pushed, the stored conversation shows once it has loaded
+    const quiet = await open(true);
+    quiet.release();
+    await until(() => answers(quiet.el).at(-1) === 'Stored answer', 'the stored conversation');
+    expect(users(quiet.el)).toEqual(['Stored']);
+  });
+
 });
 
 describe('<pagent-chat> message actions: screenshots', () => {
