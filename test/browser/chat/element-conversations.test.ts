@@ -141,11 +141,15 @@ describe('searching the conversation list', () => {
     const hit = $<HTMLElement>(el, '[data-hit]')!;
     expect(hit.textContent).toContain('How do I say thank you in 日本語?');
     expect(hit.getAttribute('part')).toContain('user');
+    const inView = (): boolean => {
+      const box = hit.getBoundingClientRect();
+      const view = $(el, '[part="timeline"]')!.getBoundingClientRect();
+      return box.top >= view.top && box.bottom <= view.bottom;
+    };
+    await until(inView, 'the marked message in view');
+    // and it stays there (nothing scrolls the view back to the newest message)
     await new Promise((r) => setTimeout(r, 100));
-    const box = hit.getBoundingClientRect();
-    const view = $(el, '[part="timeline"]')!.getBoundingClientRect();
-    expect(box.top).toBeGreaterThanOrEqual(view.top);
-    expect(box.bottom).toBeLessThanOrEqual(view.bottom);
+    expect(inView()).toBe(true);
     expect(el.shadowRoot!.activeElement).toBe(hit);
     expect($(el, '[part="session"][aria-current="true"]')).toBeNull(); // the results still show
     field.focus();
@@ -185,13 +189,17 @@ describe('searching the conversation list', () => {
 
   it('only the newest query updates the list: an older, slower search is aborted', async () => {
     const store = await seededStore();
+    const started: string[] = [];
+    const settled: string[] = [];
     const aborted: string[] = [];
     const slow: SessionStore = Object.create(store, {
       search: {
         value: async (q: string, o: { signal?: AbortSignal }) => {
+          started.push(q);
           if (q === 'hello') {
             await new Promise((r) => setTimeout(r, 400));
             if (o.signal?.aborted) aborted.push(q);
+            settled.push(q);
           }
           return store.search(q, o);
         },
@@ -201,10 +209,10 @@ describe('searching the conversation list', () => {
     await until(() => $(el, '[part="session-search"]') !== null, 'the field');
     const field = $<HTMLInputElement>(el, '[part="session-search"]')!;
     await type(field, 'hello');
-    await new Promise((r) => setTimeout(r, 250)); // the slow search has started
+    await until(() => started.includes('hello'), 'the slow search to start');
     await type(field, '你好');
     await until(() => hits(el).length === 1, 'the newest results');
-    await new Promise((r) => setTimeout(r, 400));
+    await until(() => settled.includes('hello'), 'the slow search to end');
     expect(aborted).toEqual(['hello']);
     expect(hits(el).map((h) => h.dataset['sessionId'])).toEqual(['greet']);
     expect(status(el)).toBe('1 conversation found');
