@@ -12,7 +12,7 @@ import { renderComposer, renderSuggestions } from './parts/composer.js';
 import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
 import type { MessageActions } from './actions/message-actions.js';
-import { RunController, type RunOutcome, type RunSource } from './run-controller.js';
+import { eventsClosingRun, RunController, type RunOutcome, type RunSource } from './run-controller.js';
 import { ScrollController } from './scroll-controller.js';
 import { TimelineChunks } from './parts/timeline-items.js';
 import { lazyPart } from './lazy-part.js';
@@ -29,7 +29,6 @@ import {
   addNotice,
   addUserMessage,
   createTimeline,
-  currentAnswer,
   reduceTimeline,
   retryRun,
   retryStopped,
@@ -644,28 +643,7 @@ export class PagentChat extends LitElement {
   private handleSettled(outcome: RunOutcome): void {
     if (!outcome.current) return;
     this.denyPendingApprovals();
-    // The source ended before its run began (stopped before the server's first line, or it sent nothing):
-    // the user's message still gets an ending, never a bare bubble.
-    if (!this.timeline.runOpen && this.timeline.sentPending) this.apply({ method: 'RunBegin', params: { user_input: this.timeline.input ?? '' } });
-    if (!this.timeline.runOpen) return;
-    // The source ended without closing its run (stopped, threw, or just ended): close it here.
-    const partial = currentAnswer(this.timeline);
-    const empty = { content: partial, tool_calls: [], reasoning_content: '', usage: null };
-    if (outcome.aborted) {
-      this.apply({ method: 'RunEnd', params: { ...empty, stop_reason: 'cancelled' } });
-      return;
-    }
-    const message = outcome.error instanceof Error ? outcome.error.message : 'The source ended before its run did (no RunEnd)';
-    const code = outcome.error instanceof PagentError ? outcome.error.code : outcome.error === undefined ? 'truncated' : 'network';
-    if (!this.runFailed()) this.apply({ method: 'RunError', params: { message, code } });
-    this.apply({ method: 'RunEnd', params: { ...empty, stop_reason: 'error' } });
-  }
-
-  /** True when the open run already has its `RunError`. */
-  private runFailed(): boolean {
-    const { items, run } = this.timeline;
-    for (let i = items.length - 1; i >= 0 && items[i]!.run === run; i--) if (items[i]!.kind === 'error') return true;
-    return false;
+    for (const event of eventsClosingRun(this.timeline, outcome)) this.apply(event);
   }
 
   private decide(callId: string, approved: boolean): void {

@@ -4,7 +4,9 @@
  * are dropped), like Lit `Task`'s call id.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { PagentError } from '../errors.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
+import { currentAnswer, reduceTimeline, type TimelineState } from './timeline.js';
 
 /** Opens a run's events; must stop (or end the run as cancelled) when `signal` aborts. */
 export type RunSource = (signal: AbortSignal) => AsyncIterable<WireEvent | UnknownEvent>;
@@ -130,4 +132,34 @@ export class RunController implements ReactiveController {
       if (!this.connected) this.stop();
     });
   }
+}
+
+/**
+ * The events that close a run its source left open, given the timeline as the run settled: none when
+ * no run is open; `RunEnd{cancelled}` after a stop; else the source's failure as a `RunError` (unless the
+ * run already carries one) and `RunEnd{error}`. A source that ended before its run began (stopped before
+ * the server's first line, or it sent nothing) first gets a `RunBegin`, so the user's message still gets
+ * an ending, never a bare bubble. The answer streamed so far becomes the `RunEnd`'s content.
+ */
+export function eventsClosingRun(timeline: TimelineState, outcome: Pick<RunOutcome, 'aborted' | 'error'>): WireEvent[] {
+  const events: WireEvent[] = [];
+  if (!timeline.runOpen && timeline.sentPending) {
+    const begin: WireEvent = { method: 'RunBegin', params: { user_input: timeline.input ?? '' } };
+    events.push(begin);
+    timeline = reduceTimeline(timeline, begin);
+  }
+  if (!timeline.runOpen) return events;
+  const empty = { content: currentAnswer(timeline), tool_calls: [], reasoning_content: '', usage: null };
+  if (outcome.aborted) return [...events, { method: 'RunEnd', params: { ...empty, stop_reason: 'cancelled' } }];
+  const { error } = outcome;
+  const message = error instanceof Error ? error.message : 'The source ended before its run did (no RunEnd)';
+  const code = error instanceof PagentError ? error.code : error === undefined ? 'truncated' : 'network';
+  if (!runFailed(timeline)) events.push({ method: 'RunError', params: { message, code } });
+  return [...events, { method: 'RunEnd', params: { ...empty, stop_reason: 'error' } }];
+}
+
+/** True when the open run already has its `RunError`. */
+function runFailed({ items, run }: TimelineState): boolean {
+  for (let i = items.length - 1; i >= 0 && items[i]!.run === run; i--) if (items[i]!.kind === 'error') return true;
+  return false;
 }
