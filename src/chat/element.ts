@@ -19,7 +19,7 @@ import { lazyPart } from './lazy-part.js';
 import { SessionController, type ChatStore } from './session-controller.js';
 import { WireLog } from './wire-log.js';
 import { FilesController, type ChatWorkspace } from './files-controller.js';
-import { createSrcClient } from './src-client.js';
+import { createSrcClient, defaultRequestBody } from './src-client.js';
 import { AttachmentsController } from './attachments/controller.js';
 import { messageParts } from './attachments/parts.js';
 import type { ChatAttachment } from './attachments/types.js';
@@ -625,12 +625,7 @@ export class PagentChat extends LitElement {
   }
 
   private requestBody(text: string, sessionId: string | undefined, attachments: readonly ChatAttachment[]): unknown {
-    if (this.body) return this.body(text, sessionId, attachments);
-    const body: Record<string, unknown> = { message: text };
-    if (sessionId !== undefined) body.session_id = sessionId;
-    // the user message as OpenAI content parts, only when files came with it (text-only sends keep their shape)
-    if (attachments.length > 0) body.content = messageParts(text, attachments);
-    return body;
+    return this.body ? this.body(text, sessionId, attachments) : defaultRequestBody(text, sessionId, attachments);
   }
 
   /** Stops a run still in flight and closes it as cancelled now, before another one starts. */
