@@ -20,18 +20,18 @@ const AI_SDK_TYPE =
  * invalid JSON included.
  */
 export function detectDialect(text: string): DialectName | undefined {
-  let doc: unknown;
+  let parsed: unknown;
   try {
-    doc = JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     return undefined;
   }
-  if (!isObject(doc)) return undefined;
-  const fields = doc;
-  const has = (key: string): boolean => hasOwn(fields, key);
+  if (!isObject(parsed)) return undefined;
+  const doc = parsed;
+  const has = (key: string): boolean => hasOwn(doc, key);
   if (has('jsonrpc') || has('method')) return 'pagent';
   if (has('v') && has('event')) return 'victor';
-  const type = fields['type'];
+  const type = doc['type'];
   if (typeof type !== 'string') return undefined;
   if (/^[A-Z][A-Z0-9_]*$/.test(type)) return 'ag-ui';
   if (AI_SDK_TYPE.test(type) || type.startsWith('data-') || (type === 'error' && has('errorText'))) return 'ai-sdk';
