@@ -204,8 +204,9 @@ export function sniffFormat(text: string): WireFormat | undefined {
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === LF || c === CR;
 
 /**
- * Creates the framing layer. Bytes go through one streaming `TextDecoder` (so a UTF-8 sequence split
- * across chunks decodes once, and a leading BOM is dropped), then through the line splitter. NDJSON:
+ * Creates the framing layer. Bytes are decoded as UTF-8 exactly as one `TextDecoder` over the whole body
+ * would (a sequence split across chunks decodes once; one leading BOM is dropped), then go through the
+ * line splitter. NDJSON:
  * every non-blank line is a document. SSE: each message's `data` (its `data` lines joined by LF, as the
  * SSE spec reads them) is a document, except empty data and `[DONE]`; `event`, `id`, `retry` and comments are ignored.
  * Unlike `EventSource`, a last message whose blank line never came is still delivered at `end()` (a cut
