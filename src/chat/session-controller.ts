@@ -54,10 +54,10 @@ export interface SessionControllerOptions {
   lit: { html: typeof html; nothing: typeof nothing };
 }
 
-/** The reactive controller behind the conversation list. */
 /** Whether a store offers what the conversation tools chunk works with (search, export, import). */
 const hasTools = (store: ChatStore): boolean => Boolean(store.search || store.export || store.import);
 
+/** The reactive controller behind the conversation list. */
 export class SessionController implements ReactiveController {
   private store: ChatStore | undefined;
   private unsubscribe: (() => void) | undefined;
