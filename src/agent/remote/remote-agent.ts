@@ -518,8 +518,7 @@ export class RemoteAgent {
       }
       const goesOn = questions.length > 0 || open.length > 0 || this.steers.length > 0;
       if (!goesOn || request + 1 >= this.maxRequests) {
-        this.applySnapshot(run, snapshot);
-        return yield* this.endFinished(run, goesOn ? 'max_turns' : (run.held?.stop_reason ?? end.stop_reason ?? 'no_tool_calls'));
+        return yield* this.endFinished(run, goesOn ? 'max_turns' : (run.held?.stop_reason ?? end.stop_reason ?? 'no_tool_calls'), snapshot);
       }
       run.held = undefined;
       if (answeredCalls > 0) {
@@ -687,8 +686,9 @@ export class RemoteAgent {
     }
   }
 
-  private *endFinished(run: RunState, stopReason: StopReason): Generator<WireEvent, void, undefined> {
+  private *endFinished(run: RunState, stopReason: StopReason, snapshot: ChatMessage[] | undefined): Generator<WireEvent, void, undefined> {
     this.commitTurn(run, NO_RESULT_TEXT);
+    this.applySnapshot(run, snapshot);
     this.conversation.save();
     if (run.turnOpen) {
       run.turnOpen = false;
