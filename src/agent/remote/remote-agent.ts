@@ -18,6 +18,7 @@ import type { Session } from '../session.js';
 import { checkArguments } from '../tool-args.js';
 import type { ToolOutcome } from '../tool-call.js';
 import type { Tool, ToolApprovalRequest } from '../tools.js';
+import { createPagentProtocol } from './pagent.js';
 import type { RemoteAnswer, RemoteInterrupt, RemoteProtocol, RemoteProtocolName, RemoteToolInfo } from './protocol.js';
 
 export type { RemoteInterrupt, RemoteAnswer, RemoteProtocolName } from './protocol.js';
@@ -157,10 +158,11 @@ let modules: Promise<[typeof import('../tool-call.js'), typeof import('../hooks.
 const loadToolModules = (): Promise<[typeof import('../tool-call.js'), typeof import('../hooks.js')]> =>
   (modules ??= Promise.all([import('../tool-call.js'), import('../hooks.js')]));
 
+/** The protocol's module: AG-UI's and the AI SDK's are loaded on first use; pagent's few lines are at hand. */
 function loadProtocol(name: RemoteProtocolName): Promise<RemoteProtocol> {
   if (name === 'ag-ui') return import('./ag-ui.js').then((m) => m.createAgUiProtocol());
   if (name === 'ai-sdk') return import('./ai-sdk.js').then((m) => m.createAiSdkProtocol());
-  return import('./pagent.js').then((m) => m.createPagentProtocol());
+  return Promise.resolve(createPagentProtocol());
 }
 
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
