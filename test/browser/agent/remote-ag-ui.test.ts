@@ -191,6 +191,47 @@ describe('RemoteAgent over an AG-UI agent', () => {
     expect(agent.session.messages.at(-1)).toEqual({ role: 'assistant', content: 'Slow ' });
   });
 
+  it("sends the user's files as AG-UI image and document parts", async () => {
+    const agent = agentFor();
+    const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==';
+    const pdf = 'data:application/pdf;base64,JVBERi0xLjQK';
+    const events = await collect(agent.events([{ type: 'text', text: 'Look' }, { type: 'image_url', image_url: { url: png } }, { type: 'file', file: { filename: 'a.pdf', file_data: pdf } }]));
+    expect(answerOf(events)).toContain('Heard "Look"');
+    const log = await logOf(agent.sessionId);
+    expect(log[0]!.body.messages[0]!['content']).toEqual([
+      { type: 'text', text: 'Look' },
+      { type: 'image', source: { type: 'data', value: png.slice(png.indexOf(',') + 1), mimeType: 'image/png' } },
+      { type: 'document', source: { type: 'data', value: 'JVBERi0xLjQK', mimeType: 'application/pdf' }, metadata: { filename: 'a.pdf' } },
+    ]);
+  });
+
+  it("runs the page tool's hooks: a before hook that denies keeps the tool from running and the agent hears why", async () => {
+    let runs = 0;
+    const location = tool({ name: 'get_location', description: 'Where', parameters: { type: 'object', properties: {} }, execute: () => (runs++, 'Lyon') });
+    const agent = agentFor({ tools: [location], hooks: { before: [() => ({ deny: 'location is private' })] } });
+    const events = await collect(agent.events('Where am I?'));
+    expectOneRun(events);
+    expect(runs).toBe(0);
+    expect(paramsOf(events, 'ToolResult')).toEqual([expect.objectContaining({ ok: false, content: expect.stringContaining('location is private') })]);
+    expect(answerOf(events)).toContain('location is private');
+  });
+
+  it('a steered message goes with the next request of the run', async () => {
+    const location = tool({ name: 'get_location', description: 'Where', parameters: { type: 'object', properties: {} }, execute: () => 'Lyon' });
+    const agent = agentFor({ tools: [location] });
+    const steered: string[] = [];
+    const events: WireEvent[] = [];
+    for await (const event of agent.events('Where am I?', { onSteer: (t) => steered.push(t) })) {
+      events.push(event);
+      if (event.method === 'ToolCallBegin') agent.steer('Also: hello');
+    }
+    expectOneRun(events);
+    expect(steered).toEqual(['Also: hello']);
+    const log = await logOf(agent.sessionId);
+    expect(log.at(-1)!.body.messages.at(-1)).toMatchObject({ role: 'user', content: 'Also: hello' });
+    expect(answerOf(events)).toContain('Heard "Also: hello"');
+  });
+
   it("a request the agent refuses (400) shows the agent's message and loses nothing", async () => {
     const agent = agentFor({ body: (body) => ({ ...body, messages: 'not a list' }) });
     const events = await collect(agent.events('hello'));
