@@ -86,9 +86,10 @@ export function parseSkillFile(text: string): { frontMatter: Record<string, stri
   return { frontMatter, body: source.slice(match[0].length) };
 }
 
-// Letters without case count as lower-case (CJK, Arabic …); marks belong to the letter before them.
-const NAME_PART = '[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}\\p{Nd}]+';
-const SKILL_NAME = new RegExp(`^${NAME_PART}(?:-${NAME_PART})*$`, 'u');
+// Runs of lower-case letters, digits and marks joined by single hyphens. Letters without case count as
+// lower-case (CJK, Arabic …); marks belong to the letter before them. (A literal, not new RegExp(): a
+// call at the top of a module stays in every bundle that imports the package.)
+const SKILL_NAME = /^[\p{Ll}\p{Lm}\p{Lo}\p{M}\p{Nd}]+(?:-[\p{Ll}\p{Lm}\p{Lo}\p{M}\p{Nd}]+)*$/u;
 const UNPRINTABLE = /[\p{Cc}\p{Cs}]/gu;
 
 /** `U+0085` for a character (its first UTF-16 unit: control characters and surrogates are single units). */
