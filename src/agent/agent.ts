@@ -604,14 +604,19 @@ export class Agent {
     return false;
   }
 
-  /** The input as the user message carries it: a copy of the parts, their text parts redacted. */
+  /** The input as the user message carries it: a copy of the parts, their text parts and file names redacted. */
   private redactInput(input: UserInput): string | UserContentPart[] {
     if (typeof input === 'string') return this.redact(input);
-    return input.map((part) => (part.type === 'text' ? { type: 'text', text: this.redact(part.text) } : part));
+    return input.map((part) =>
+      part.type === 'text' ? { type: 'text', text: this.redact(part.text) } : part.type === 'file' ? { type: 'file', file: { ...part.file, filename: this.redact(part.file.filename) } } : part,
+    );
   }
 
-  /** The text without the model client's secrets (see {@link AgentModel.redact}). */
-  private redact(text: string): string {
+  /**
+   * `text` without the model client's secrets (see {@link AgentModel.redact}); the text as it is when the
+   * client cannot redact. `<pagent-chat>` shows the user's message and its file names through it.
+   */
+  redact(text: string): string {
     return this.llm.redact ? this.llm.redact(text) : text;
   }
 

@@ -5,7 +5,7 @@
 import { HttpError, PagentError } from '../errors.js';
 import { networkFailureMessage, probeVerdict } from '../wire/request-failure.js';
 import { checkLLMOptions } from './llm-options.js';
-import { createRedactor, type Redactor, type StreamRedactor } from './redact.js';
+import { createRedactor, secretHeaderValues, type Redactor, type StreamRedactor } from './redact.js';
 import type { HttpFailure } from './llm-http-failure.js';
 import type { ChatMessage, ToolSchema } from './messages.js';
 import {
@@ -91,7 +91,6 @@ export interface LLMOptions {
 }
 
 const BEFORE_RESPONSE = 'before any response';
-const SECRET_HEADER = /authorization|api[-_]?key|token|secret|cookie/i;
 const MAX_SNIFF_BYTES = 1_048_576; // 1 MiB, a literal so that bundlers drop it where unused
 
 /** Reading a body that is not an event stream (./llm-json-body.ts), loaded on the first such response. */
@@ -130,8 +129,9 @@ const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
  * response or a stalled body for `timeoutMs`) or `"truncated"` (the body ended with neither a
  * `finish_reason` nor `data: [DONE]`; a stream with a `finish_reason` but without `[DONE]` is accepted).
  * 429, 5xx and network failures before the first body byte are retried; nothing is retried after it.
- * The API key and secret header values are removed from every message and from the model's own output
- * (deltas, content, reasoning, tool call arguments), when they look like real secrets (see `redact`).
+ * The API key and the values of the `headers` (but those that describe the request, such as `Accept`) are
+ * removed from every message and from the model's own output (deltas, content, reasoning, tool call
+ * arguments), with their URL-encoded and base64 copies, when they look like real secrets (see `redact`).
  *
  * @example
  * ```ts
@@ -164,11 +164,7 @@ export class LLM {
     this.baseURL = options.baseURL.trim().replace(/\/+$/, '');
     const apiKey = options.apiKey?.trim() || undefined;
     this.#options = { ...options, apiKey };
-    const secrets = [apiKey ?? ''];
-    for (const [name, value] of Object.entries(options.headers ?? {})) {
-      if (SECRET_HEADER.test(name)) secrets.push(value.replace(/^Bearer\s+/i, '').trim(), value.trim());
-    }
-    this.#redactor = createRedactor(secrets);
+    this.#redactor = createRedactor([apiKey ?? '', ...secretHeaderValues(options.headers)]);
   }
 
   /**

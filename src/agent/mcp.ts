@@ -7,6 +7,7 @@
 import { createParser } from 'eventsource-parser';
 import { HttpError, PagentError } from '../errors.js';
 import { httpFailureMessage } from '../wire/request-failure.js';
+import { createRedactor, secretHeaderValues } from './redact.js';
 import { tool, type Tool } from './tools.js';
 
 /** The protocol version asked for (a server may answer with an older one it supports). */
@@ -14,7 +15,11 @@ export const MCP_PROTOCOL_VERSION = '2025-06-18';
 
 /** Options of {@link mcpTools} and {@link createMcpClient}. */
 export interface McpOptions {
-  /** Headers sent with every request (e.g. `Authorization`); they go only to this server. */
+  /**
+   * Headers sent with every request (e.g. `Authorization`). They go only to this server's URL: a redirect
+   * is refused (`PagentError{code: "redirect"}`) rather than followed elsewhere. Their values (but for
+   * `Accept`, `Content-Type` and the like) are redacted from every result and error the client gives.
+   */
   headers?: Record<string, string>;
   /** The fetch to use. @defaultValue `globalThis.fetch` */
   fetch?: typeof fetch;
@@ -110,12 +115,15 @@ function resultText(result: Record<string, unknown>): string {
  * Connects to an MCP server over Streamable HTTP (initialize, then `notifications/initialized`).
  *
  * @throws {PagentError} `code: "http"` (an {@link HttpError} with the status, e.g. 401), `"network"`
- *   (unreachable, or refused by CORS), `"timeout"`, or `"mcp"` (a JSON-RPC error, a malformed answer).
+ *   (unreachable, or refused by CORS), `"redirect"` (the server redirected the request: refused, see
+ *   {@link McpOptions.headers}), `"timeout"`, or `"mcp"` (a JSON-RPC error, a malformed answer).
  */
 export async function createMcpClient(url: string, options: McpOptions = {}): Promise<McpClient> {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const timeoutMs = options.timeoutMs ?? 60_000;
-  const target = new URL(url, (globalThis as { location?: { href: string } }).location?.href).href;
+  const root = new URL(url, (globalThis as { location?: { href: string } }).location?.href);
+  const target = root.href;
+  const { redact } = createRedactor(secretHeaderValues(options.headers));
   let sessionId: string | undefined;
   let protocolVersion = MCP_PROTOCOL_VERSION;
   let nextId = 1;
@@ -133,12 +141,48 @@ export async function createMcpClient(url: string, options: McpOptions = {}): Pr
     return new PagentError(message, { code, where: `mcp:${target}`, cause });
   }
 
+  /** `err` without the headers' secrets (a new error when they were in it: its stack repeats the message). */
+  function redactError(err: unknown): unknown {
+    if (!(err instanceof Error) || redact(err.message) === err.message) return err;
+    const message = redact(err.message);
+    if (err instanceof HttpError) return new HttpError(message, err.status, err.where);
+    if (err instanceof PagentError) return new PagentError(message, { code: err.code, status: err.status, where: err.where });
+    return failure(message, 'mcp');
+  }
+
+  /**
+   * One request to the server, without letting `fetch` follow a redirect: one to another origin would get
+   * the body and the headers (a token). A redirect is refused as an `LLM` refuses it (./llm-redirect.ts,
+   * loaded on the first one): always in a browser, which hides where it leads; elsewhere it is followed
+   * only on the same origin.
+   */
+  async function send(init: RequestInit & { method: string }): Promise<Response> {
+    let next = target;
+    for (let hop = 0; ; hop++) {
+      const response = await doFetch(next, { ...init, redirect: 'manual' });
+      const { status } = response;
+      if (response.type !== 'opaqueredirect' && (status < 300 || status > 399 || status === 304)) return response;
+      const { redirectTarget } = await import('./llm-redirect.js');
+      next = redirectTarget(response, next, hop, {
+        url: target,
+        root,
+        redact,
+        PagentError,
+        method: init.method,
+        where: `mcp:${target}`,
+        carries: 'the request and its headers',
+        advice: "Connect to the server's final URL.",
+      });
+    }
+  }
+
   async function post(body: JsonRpcMessage, signal: AbortSignal, method: string): Promise<Response> {
     let response: Response;
     try {
-      response = await doFetch(target, { method: 'POST', headers: headers(), body: JSON.stringify(body), signal });
+      response = await send({ method: 'POST', headers: headers(), body: JSON.stringify(body), signal });
     } catch (err) {
       if (signal.aborted) throw signal.reason;
+      if (err instanceof PagentError) throw err;
       throw failure(`MCP ${method} to ${target} failed: the server is unreachable or refused the request (check the URL, that it is running, and that it allows this origin with CORS) — ${err instanceof Error ? err.message : String(err)}`, 'network', err);
     }
     if (!response.ok) {
@@ -166,8 +210,17 @@ export async function createMcpClient(url: string, options: McpOptions = {}): Pr
     };
   }
 
-  /** One JSON-RPC request; resolves with its result. Aborting or timing out sends `notifications/cancelled`. */
-  async function request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  /**
+   * One JSON-RPC request; resolves with its result. Aborting or timing out sends `notifications/cancelled`.
+   * Its errors carry none of the headers' secrets (a server may echo its token).
+   */
+  function request(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    return exchange(method, params, signal).catch((err: unknown) => {
+      throw redactError(err);
+    });
+  }
+
+  async function exchange(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
     const id = nextId++;
     const scope = withTimeout(signal);
     let reply: JsonRpcMessage | undefined;
@@ -209,7 +262,7 @@ export async function createMcpClient(url: string, options: McpOptions = {}): Pr
   async function notify(method: string, params?: Record<string, unknown>): Promise<void> {
     const body: JsonRpcMessage = { jsonrpc: '2.0', method };
     if (params) body.params = params;
-    const response = await doFetch(target, { method: 'POST', headers: headers(), body: JSON.stringify(body) }).catch(() => undefined);
+    const response = await send({ method: 'POST', headers: headers(), body: JSON.stringify(body) }).catch(() => undefined);
     await response?.body?.cancel().catch(() => undefined);
   }
 
@@ -219,7 +272,7 @@ export async function createMcpClient(url: string, options: McpOptions = {}): Pr
       const onChange = options.onToolsChanged;
       changed = changed.then(() => client.tools().then(onChange, () => undefined));
     } else if (message.method === 'ping' && message.id !== undefined) {
-      void doFetch(target, { method: 'POST', headers: headers(), body: JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} }) }).then((r) => r.body?.cancel(), () => undefined);
+      void send({ method: 'POST', headers: headers(), body: JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} }) }).then((r) => r.body?.cancel(), () => undefined);
     }
   }
 
@@ -233,7 +286,7 @@ export async function createMcpClient(url: string, options: McpOptions = {}): Pr
       const h = headers();
       delete h['Content-Type'];
       h['Accept'] = 'text/event-stream';
-      response = await doFetch(target, { method: 'GET', headers: h, signal: closing.signal });
+      response = await send({ method: 'GET', headers: h, signal: closing.signal });
     } catch {
       return; // no notifications: the tools still work
     }
@@ -267,7 +320,7 @@ export async function createMcpClient(url: string, options: McpOptions = {}): Pr
         const page = await request('tools/list', cursor === undefined ? {} : { cursor });
         for (const t of Array.isArray(page['tools']) ? page['tools'] : []) {
           if (isObject(t) && typeof t['name'] === 'string') {
-            infos.push({ name: t['name'], description: typeof t['description'] === 'string' ? t['description'] : '', inputSchema: isObject(t['inputSchema']) ? t['inputSchema'] : { type: 'object' } });
+            infos.push({ name: t['name'], description: typeof t['description'] === 'string' ? redact(t['description']) : '', inputSchema: isObject(t['inputSchema']) ? t['inputSchema'] : { type: 'object' } });
           }
         }
         cursor = typeof page['nextCursor'] === 'string' && page['nextCursor'] !== '' ? page['nextCursor'] : undefined;
@@ -285,7 +338,7 @@ export async function createMcpClient(url: string, options: McpOptions = {}): Pr
 
     async callTool(name, args, callOptions = {}) {
       const result = await request('tools/call', { name, arguments: args ?? {} }, callOptions.signal);
-      const text = resultText(result);
+      const text = redact(resultText(result));
       if (result['isError'] === true) throw new Error(text || 'the tool reported an error');
       return text;
     },
@@ -295,7 +348,7 @@ export async function createMcpClient(url: string, options: McpOptions = {}): Pr
       if (!sessionId) return;
       const h = headers();
       delete h['Content-Type'];
-      const response = await doFetch(target, { method: 'DELETE', headers: h }).catch(() => undefined);
+      const response = await send({ method: 'DELETE', headers: h }).catch(() => undefined);
       await response?.body?.cancel().catch(() => undefined);
       sessionId = undefined;
     },

@@ -3,22 +3,30 @@
  * to the model. Only values that look like real secrets are redacted, so a placeholder key such as
  * `ollama` or `k` never garbles ordinary words.
  *
- * The rule, in full: a value is a secret when, trimmed, it is at least {@link MIN_SECRET_LENGTH} characters
- * long, has no whitespace, and either is at least {@link ALWAYS_SECRET_LENGTH} characters long or mixes at
- * least two of lower-case letters, upper-case letters and digits (`sk-proj-…`, `gsk_4f7a…`, `token-abc123`;
- * not `ollama`, `EMPTY`, `lm-studio`, `sk-no-key-required`). A secret of {@link ALWAYS_SECRET_LENGTH}
- * characters or more is redacted wherever it occurs; a shorter one only as a whole token (not preceded or
- * followed by a letter or digit), so it never cuts into a longer word.
+ * Which values are secrets: trimmed, at least {@link MIN_SECRET_LENGTH} characters long, no whitespace, and
+ * either at least {@link ALWAYS_SECRET_LENGTH} characters long or mixing at least two of lower-case letters,
+ * upper-case letters and digits (`sk-proj-…`, `gsk_4f7a…`, `token-abc123`; not `ollama`, `EMPTY`,
+ * `lm-studio`, `sk-no-key-required`). Eight characters is the floor because a shorter value cannot be a real
+ * key (every provider's is far longer, and one that short is guessed in seconds anyway), while redacting it
+ * would cut through ordinary text: a one-character "key" would erase that letter everywhere.
+ *
+ * Where they are redacted: every occurrence, inside a longer word too (`x<key>y` hides the key as well), and
+ * the copies a URL or a header carries — the `encodeURIComponent` form, and the base64 and base64url forms.
+ * A secret inside base64 (`Basic base64("user:<key>")`, a data URL) is encoded together with its
+ * neighbours: base64 turns each 3 bytes into 4 characters, and the characters that also hold bits of a
+ * neighbouring byte change with it. So for each of the three places the secret can start in a 3-byte group,
+ * the characters that hold only the secret's bits (all but the first and last one or two) are redacted:
+ * at most two characters at either end of the copy stay. Hex and other re-encodings are not redacted: they
+ * do not come from a URL or a header but from deliberately re-writing the key, which no list of copies
+ * can follow.
  */
 
 /** Values shorter than this are never treated as secrets (placeholders like `ollama`, `EMPTY`, `k`). */
 export const MIN_SECRET_LENGTH = 8;
-/** Values at least this long are secrets whatever their characters, and are redacted even inside words. */
+/** Values at least this long are secrets whatever their characters. */
 export const ALWAYS_SECRET_LENGTH = 24;
 /** What a secret is replaced with. */
 export const REDACTED = '[redacted]';
-
-const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /** Whether `value` looks like a real secret (see the module rule), not a placeholder or a word. */
 export function isSecretLike(value: string): boolean {
@@ -27,6 +35,36 @@ export function isSecretLike(value: string): boolean {
   if (v.length >= ALWAYS_SECRET_LENGTH) return true;
   const classes = Number(/[a-z]/.test(v)) + Number(/[A-Z]/.test(v)) + Number(/[0-9]/.test(v));
   return classes >= 2;
+}
+
+// Headers that describe the request rather than who sends it; every other header may carry a credential
+// (`Authorization`, `X-Api-Key`, a gateway's own `X-Portkey-Key` …).
+const PLAIN_HEADER = /^(accept(-language)?|content-(type|language)|cache-control|user-agent|(http-)?referer|x-title|[\w-]+-(version|beta))$/i;
+
+/**
+ * The values of `headers` to redact: every header's except those that describe the request (`Accept`,
+ * `Content-Type`, `User-Agent`, `*-Version` …), each whole and, after an auth scheme (`Bearer <token>`),
+ * the credential alone. Only those that look like secrets are then redacted ({@link isSecretLike}).
+ */
+export function secretHeaderValues(headers: Readonly<Record<string, string>> = {}): string[] {
+  const values: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (!PLAIN_HEADER.test(name)) values.push(value, value.trim().replace(/^[A-Za-z][\w-]*\s+(?=\S+$)/, ''));
+  }
+  return values;
+}
+
+/** The strings `secret` is redacted as: itself, its URL-encoded form and its base64 cores (see the module). */
+function copiesOf(secret: string): string[] {
+  // (a lone surrogate, which encodeURIComponent refuses, is sent as U+FFFD, as TextEncoder writes it)
+  const copies = [secret, encodeURIComponent(secret.replace(/\p{Cs}/gu, '\uFFFD'))];
+  const bytes = String.fromCharCode(...new TextEncoder().encode(secret));
+  for (let lead = 0; lead < 3; lead++) {
+    // `lead` bytes of the text before it share the secret's first 3-byte group
+    const core = btoa('\0'.repeat(lead) + bytes).slice(Math.ceil((lead * 4) / 3), Math.floor(((lead + bytes.length) * 4) / 3));
+    copies.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return copies;
 }
 
 /** Redacts streamed text piece by piece; a secret cut across pieces is still redacted. */
@@ -42,7 +80,7 @@ export interface StreamRedactor {
 
 /** Redacts a fixed set of secrets. */
 export interface Redactor {
-  /** `text` with every secret replaced by `[redacted]`. */
+  /** `text` with every secret (and its URL-encoded and base64 copies) replaced by `[redacted]`. */
   redact(text: string): string;
   /** A redactor for one stream of pieces (deltas). */
   stream(): StreamRedactor;
@@ -58,31 +96,23 @@ export interface Redactor {
  * r.redact(`upstream rejected Bearer ${apiKey}`); // "upstream rejected Bearer [redacted]"
  */
 export function createRedactor(values: Iterable<string>): Redactor {
-  const secrets = [...new Set([...values].map((v) => v.trim()).filter(isSecretLike))].sort((a, b) => b.length - a.length);
+  const secrets = [...values].map((v) => v.trim()).filter(isSecretLike);
+  const copies = [...new Set(secrets.flatMap(copiesOf))];
 
-  /**
-   * Secret occurrences in `text`, left to right, not overlapping. `before` is the character before `text`
-   * (for the token rule); `closed` says whether the text ends there (else a match at the very end waits).
-   */
-  function matches(text: string, before: string, closed: boolean): Array<[number, number]> {
+  /** The spans of `text` that hold a copy, left to right, overlapping ones merged. */
+  function matches(text: string): Array<[number, number]> {
     const found: Array<[number, number]> = [];
-    for (const secret of secrets) {
-      const whole = secret.length < ALWAYS_SECRET_LENGTH;
-      for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + 1)) {
-        const end = at + secret.length;
-        if (whole) {
-          const prev = at === 0 ? before : text[at - 1]!;
-          const next = end === text.length ? '' : text[end]!;
-          if (WORD_CHAR.test(prev) || WORD_CHAR.test(next)) continue;
-          if (end === text.length && !closed) continue;
-        }
-        found.push([at, end]);
-      }
+    for (const copy of copies) {
+      for (let at = text.indexOf(copy); at >= 0; at = text.indexOf(copy, at + 1)) found.push([at, at + copy.length]);
     }
-    found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-    const kept: Array<[number, number]> = [];
-    for (const m of found) if (kept.length === 0 || m[0] >= kept[kept.length - 1]![1]) kept.push(m);
-    return kept;
+    found.sort((a, b) => a[0] - b[0]);
+    const merged: Array<[number, number]> = [];
+    for (const [start, end] of found) {
+      const last = merged[merged.length - 1];
+      if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+      else merged.push([start, end]);
+    }
+    return merged;
   }
 
   function apply(text: string, spans: Array<[number, number]>): string {
@@ -95,12 +125,12 @@ export function createRedactor(values: Iterable<string>): Redactor {
     return out + text.slice(from);
   }
 
-  /** Length of the longest tail of `text` that is the start of a secret (a whole one included). */
+  /** Length of the longest tail of `text` that is the start of a copy (a whole one included). */
   function tailLength(text: string): number {
     let best = 0;
-    for (const secret of secrets) {
-      for (let k = Math.min(secret.length, text.length); k > best; k--) {
-        if (text.endsWith(secret.slice(0, k))) {
+    for (const copy of copies) {
+      for (let k = Math.min(copy.length, text.length); k > best; k--) {
+        if (text.endsWith(copy.slice(0, k))) {
           best = k;
           break;
         }
@@ -109,29 +139,26 @@ export function createRedactor(values: Iterable<string>): Redactor {
     return best;
   }
 
-  const redact = (text: string): string => (secrets.length === 0 ? text : apply(text, matches(text, '', true)));
+  const redact = (text: string): string => (copies.length === 0 ? text : apply(text, matches(text)));
 
   return {
-    empty: secrets.length === 0,
+    empty: copies.length === 0,
     redact,
     stream(): StreamRedactor {
       let held = '';
-      let before = '';
       return {
         push(text) {
-          if (secrets.length === 0) return text;
+          if (copies.length === 0) return text;
           const buffer = held + text;
-          const spans = matches(buffer, before, false);
+          const spans = matches(buffer);
           let cut = buffer.length - tailLength(buffer);
           // never cut through a secret found whole
           for (const [start, end] of spans) if (start < cut && cut < end) cut = start;
           held = buffer.slice(cut);
-          const out = apply(buffer.slice(0, cut), spans.filter(([, end]) => end <= cut));
-          if (cut > 0) before = buffer[cut - 1]!;
-          return out;
+          return apply(buffer.slice(0, cut), spans.filter(([, end]) => end <= cut));
         },
         end() {
-          const out = secrets.length === 0 ? '' : apply(held, matches(held, before, true));
+          const out = redact(held);
           held = '';
           return out;
         },

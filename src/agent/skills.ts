@@ -6,10 +6,20 @@
 import type { Workspace } from '../store/workspace.js';
 import { tool, type Tool } from './tools.js';
 
+/** The most characters a skill's name may have (the Agent Skills format's limit). */
+export const SKILL_NAME_MAX = 64;
+/** The most characters a skill's description may have (the Agent Skills format's limit). */
+export const SKILL_DESCRIPTION_MAX = 1024;
+
 /** One skill. */
 export interface Skill {
-  /** From the front matter, else the name of the folder holding `SKILL.md`. */
+  /**
+   * From the front matter, else the name of the folder holding `SKILL.md`: 1 to {@link SKILL_NAME_MAX}
+   * lower-case letters (of any script), digits and single hyphens, not first or last (the Agent Skills
+   * format's rule).
+   */
   name: string;
+  /** One line (line breaks of a block scalar become spaces), at most {@link SKILL_DESCRIPTION_MAX} characters. */
   description: string;
   /** The body of `SKILL.md`, trimmed. */
   instructions: string;
@@ -31,7 +41,10 @@ export interface SkillRegistry {
   skills(): Promise<Skill[]>;
   /** One skill by name. */
   get(name: string): Promise<Skill | undefined>;
-  /** `SKILL.md` files that were skipped (no description, a duplicate name), from the last read. */
+  /**
+   * `SKILL.md` files that were skipped (no name or description, a name or description that breaks the
+   * rules of {@link Skill}, a duplicate name), from the last read, each with the reason.
+   */
   problems(): readonly SkillProblem[];
   /**
    * The skills' names and descriptions as a block for the system prompt, telling the model to call
@@ -71,6 +84,35 @@ export function parseSkillFile(text: string): { frontMatter: Record<string, stri
     if (key !== '__proto__') frontMatter[key] = value;
   }
   return { frontMatter, body: source.slice(match[0].length) };
+}
+
+// Runs of lower-case letters, digits and marks joined by single hyphens. Letters without case count as
+// lower-case (CJK, Arabic …); marks belong to the letter before them. (A literal, not new RegExp(): a
+// call at the top of a module stays in every bundle that imports the package.)
+const SKILL_NAME = /^[\p{Ll}\p{Lm}\p{Lo}\p{M}\p{Nd}]+(?:-[\p{Ll}\p{Lm}\p{Lo}\p{M}\p{Nd}]+)*$/u;
+const UNPRINTABLE = /[\p{Cc}\p{Cs}]/gu;
+
+/** `U+0085` for a character (its first UTF-16 unit: control characters and surrogates are single units). */
+const codeOf = (c: string): string => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** `text` quoted for a message: cut to {@link SKILL_NAME_MAX} units, control characters as `\uXXXX`. */
+function quoted(text: string): string {
+  const cut = text.length > SKILL_NAME_MAX ? `${text.slice(0, SKILL_NAME_MAX)}…` : text;
+  return `"${cut.replace(UNPRINTABLE, (c) => `\\u${codeOf(c).slice(2)}`)}"`;
+}
+
+/** Why a skill's name or (already one-line) description breaks the rules of {@link Skill}, if it does. */
+function skillProblem(name: string, description: string, fromFolder: boolean): string | undefined {
+  const what = `skill name ${quoted(name)}${fromFolder ? " (its folder's name)" : ''}`;
+  const length = [...name].length;
+  if (length > SKILL_NAME_MAX) return `${what} is ${length} characters long; at most ${SKILL_NAME_MAX}`;
+  if (!SKILL_NAME.test(name)) return `${what} is not valid: a name is lower-case letters, digits and single hyphens (not first or last), on one line`;
+  if (description === '') return `skill '${name}' has no description`;
+  const bad = description.match(UNPRINTABLE)?.[0];
+  if (bad !== undefined) return `skill '${name}': the description contains ${codeOf(bad)}, a control character or a lone surrogate`;
+  const chars = [...description].length;
+  if (chars > SKILL_DESCRIPTION_MAX) return `skill '${name}': the description is ${chars} characters long; at most ${SKILL_DESCRIPTION_MAX}`;
+  return undefined;
 }
 
 const isSkillFile = (path: string): boolean => path === 'SKILL.md' || path.endsWith('/SKILL.md');
@@ -118,10 +160,12 @@ export function createSkillRegistry(source: Workspace | SkillFiles): SkillRegist
     for (const { path, text, resources } of await texts()) {
       const { frontMatter, body } = parseSkillFile(text);
       const folder = folderOf(path);
-      const name = (frontMatter['name'] ?? '').trim() || folder.split('/').pop() || '';
-      const description = (frontMatter['description'] ?? '').trim();
-      if (name === '') skipped.push({ path, message: 'no name (front matter "name", or a folder)' });
-      else if (description === '') skipped.push({ path, message: `skill '${name}' has no description` });
+      const given = (frontMatter['name'] ?? '').trim();
+      const name = given || folder.split('/').pop() || '';
+      // one line in the system prompt's list, whatever a block scalar held
+      const description = (frontMatter['description'] ?? '').replace(/\s+/g, ' ').trim();
+      const problem = name === '' ? 'no name (front matter "name", or a folder)' : skillProblem(name, description, given === '');
+      if (problem !== undefined) skipped.push({ path, message: problem });
       else if (found.has(name)) skipped.push({ path, message: `skill '${name}' is defined twice; the first (${found.get(name)!.path}) is kept` });
       else found.set(name, { name, description, instructions: body.trim(), path, resources });
     }

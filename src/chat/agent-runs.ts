@@ -45,6 +45,11 @@ export interface ChatAgent {
    * With a store that has `loadTree` and `switchBranch`, enables Edit, Regenerate and the version switcher.
    */
   rewind?(count: number): Promise<void>;
+  /**
+   * Optional: `text` without the agent's secrets (the Agent's `redact`). The element shows the user's
+   * message and the names of its files through it, as the agent keeps them.
+   */
+  redact?(text: string): string;
   /** Optional: settles once the agent's saves have landed (the Agent's `whenSaved`). */
   whenSaved?(): Promise<void>;
 }

@@ -340,9 +340,15 @@ export class PagentChat extends LitElement {
   /** Shows the message and runs it (or says that there is no source to run it against). */
   private deliver(text: string, attachments: readonly ChatAttachment[]): void {
     this.stopRunInFlight();
-    this.timeline = addUserMessage(this.timeline, text, attachments.length > 0 ? attachments : undefined);
+    this.timeline = this.addSent(this.timeline, text, attachments.length > 0 ? attachments : undefined);
     this.scroller.jumpToLatest();
     this.startRun(text, false, attachments);
+  }
+
+  /** Adds the user's message as the agent keeps it: without its secrets (its `redact`), file names included. */
+  private addSent(timeline: TimelineState, text: string, attachments: readonly ChatAttachment[] | undefined): TimelineState {
+    const redact = (t: string): string => this.agent?.redact?.(t) ?? t;
+    return addUserMessage(timeline, redact(text), attachments?.map((a) => ({ ...a, name: redact(a.name) })));
   }
 
   /** Re-runs the failed run of an error card (no key: the stopped last run) once, in place (no second user message). */
@@ -687,7 +693,7 @@ export class PagentChat extends LitElement {
         event: (type, detail) => this.dispatchEvent(createChatEvent(type, detail as never)),
         announce: (text) => (this.announcement = text),
         runFrom: (before, text, retry, attachments) => {
-          this.timeline = addUserMessage(timelineFromMessages(before), text, attachments);
+          this.timeline = this.addSent(timelineFromMessages(before), text, attachments);
           this.scroller.jumpToLatest();
           this.startRun(text, retry, attachments ? [...attachments] : []);
         },

@@ -10,7 +10,7 @@ export type WorkspaceErrorReason = 'invalid-path' | 'not-found' | 'not-a-file' |
 
 /**
  * A workspace operation that failed. `reason`: `invalid-path` (absolute, `..`, a segment that only
- * Unicode normalisation turns into `.`/`..` or a separator, control characters), `not-found`,
+ * Unicode normalisation turns into `.`/`..` or a separator, control characters, lone surrogates), `not-found`,
  * `not-a-file` / `not-a-directory` (the path names the other kind), `quota` (the origin's storage quota
  * is exhausted; nothing of the write is kept), `unavailable` (no OPFS in this browser or context).
  */
@@ -80,20 +80,34 @@ export interface WorkspaceOptions {
 
 // A segment that is "." or ".." or holds a separator once compatibility-normalised (fullwidth "．．",
 // "‥", "／", "＼" …) is refused rather than stored under a name that looks like something else.
-const CONTROL = /[\u0000-\u001f\u007f]/;
+// Refused too: control characters (\p{Cc}: C0, DEL, C1) and lone surrogates (\p{Cs}: under /u a
+// well-formed pair is one code point, so only an unpaired half matches). OPFS names are USVStrings, where
+// every lone surrogate becomes U+FFFD, so "a\uD800" and "a\uDC00" would name one file.
+const UNNAMEABLE = /[\p{Cc}\p{Cs}]/gu;
+
+/** `U+0085` for a character (its first UTF-16 unit: these are all single units). */
+const codeOf = (c: string): string => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 /**
- * Splits a workspace path into NFC-normalised segments, refusing anything that could leave the root.
- * `""`, `"."` and `"./"` are the root; empty and `.` segments are dropped.
+ * Splits a workspace path into NFC-normalised segments, refusing anything that could leave the root or
+ * name a file under another spelling. `""`, `"."` and `"./"` are the root; empty and `.` segments are
+ * dropped. Control characters (C0, DEL, C1) and lone surrogates are refused. Canonically equivalent
+ * spellings (a decomposed `e` + U+0301 and the composed `é`) name the same file on purpose: they look the
+ * same, and a model or a keyboard may produce either.
  *
- * @throws {WorkspaceError} `invalid-path`.
+ * @throws {WorkspaceError} `invalid-path`, the message naming the character (`U+0085`).
  */
 export function workspacePath(path: string): string[] {
   const refuse = (why: string): never => {
-    throw new WorkspaceError('invalid-path', `Workspace path "${String(path).slice(0, 200)}" refused: ${why}`, { path });
+    // the path as it is shown: its unnameable characters as \uXXXX
+    const shown = String(path).slice(0, 200).replace(UNNAMEABLE, (c) => `\\u${codeOf(c).slice(2)}`);
+    throw new WorkspaceError('invalid-path', `Workspace path "${shown}" refused: ${why}`, { path });
   };
   if (typeof path !== 'string') return refuse('not a string');
-  if (CONTROL.test(path)) refuse('it contains control characters');
+  const bad = path.match(UNNAMEABLE)?.[0];
+  if (bad !== undefined) {
+    refuse(bad >= '\uD800' ? `it contains a lone surrogate (${codeOf(bad)}), which the file system would store as U+FFFD` : `it contains the control character ${codeOf(bad)}`);
+  }
   if (path.startsWith('/') || path.startsWith('\\') || /^[a-zA-Z]:/.test(path) || path.startsWith('~')) {
     refuse('absolute paths are not allowed; use a path relative to the workspace root');
   }

@@ -13,7 +13,12 @@ import { readBody, type RouteHandler } from './index.js';
  *   /mcp/<key>/hang    accepts the connection and never answers
  *   /mcp/<key>/broken  500 with a JSON error body for every request
  *   /mcp/<key>/rpcerror a JSON-RPC error answer (200, application/json) to every request
+ *   /mcp/<key>/redirect 307 to /mcp/<key>-target/basic on the other loopback origin (127.0.0.1 ↔ localhost)
+ *   /mcp/<key>/echo    the basic server, except that these tools/call echo the request's X-Api-Key and
+ *                      Authorization headers back: echo_ok (a result), echo_fail (an isError result),
+ *                      echo_rpc (a JSON-RPC error), echo_http (HTTP 500 with a JSON error body)
  *   GET /mcp/<key>/log events the servers under that key saw: ["cancelled <requestId> <reason>", …]
+ *   GET /mcp/<key>/requests how many requests (preflights included) reached that key
  * Each key has its own sessions and log, so tests do not see each other.
  */
 
@@ -21,11 +26,12 @@ import { readBody, type RouteHandler } from './index.js';
 export const MCP_CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-  'Access-Control-Allow-Headers': 'Content-Type, Accept, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
+  'Access-Control-Allow-Headers': 'Content-Type, Accept, Authorization, X-Api-Key, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
   'Access-Control-Expose-Headers': 'Mcp-Session-Id',
 };
 
 const logs = new Map<string, string[]>();
+const requestCounts = new Map<string, number>();
 const sessions = new Map<string, StreamableHTTPServerTransport>();
 const log = (key: string, line: string): void => {
   const list = logs.get(key) ?? [];
@@ -33,8 +39,14 @@ const log = (key: string, line: string): void => {
   logs.set(key, list);
 };
 
-function buildServer(key: string): McpServer {
+function buildServer(key: string, kind: string): McpServer {
   const server = new McpServer({ name: 'pagent-test', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  if (kind === 'echo') {
+    // listed here; their calls are answered by echoCall before they reach the server
+    for (const name of ['echo_ok', 'echo_fail', 'echo_rpc', 'echo_http']) {
+      server.registerTool(name, { description: 'Echoes the request headers.', inputSchema: {} }, async () => ({ content: [] }));
+    }
+  }
   server.registerTool('add', { description: 'Add two numbers.', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({
     content: [{ type: 'text', text: String(a + b) }],
   }));
@@ -70,18 +82,52 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { ...MCP_CORS_HEADERS, 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 }
 
+/** The `echo_*` tools of /mcp/<key>/echo: they answer with the request's own secret headers in them. */
+function echoCall(req: IncomingMessage, res: ServerResponse, body: unknown): boolean {
+  const call = body as { id?: unknown; method?: unknown; params?: { name?: unknown } } | undefined;
+  if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string' || !call.params.name.startsWith('echo_')) return false;
+  const echoed = `key ${String(req.headers['x-api-key'])}, auth ${String(req.headers['authorization'])}`;
+  const reply = (result: Record<string, unknown>): void => json(res, 200, { jsonrpc: '2.0', id: call.id, ...result });
+  switch (call.params.name) {
+    case 'echo_ok':
+      reply({ result: { content: [{ type: 'text', text: `you sent ${echoed}` }] } });
+      break;
+    case 'echo_fail':
+      reply({ result: { content: [{ type: 'text', text: `rejected ${echoed}` }], isError: true } });
+      break;
+    case 'echo_rpc':
+      reply({ error: { code: -32001, message: `unauthorised: ${echoed}` } });
+      break;
+    default:
+      json(res, 500, { error: { message: `upstream refused ${echoed}` } });
+  }
+  return true;
+}
+
 /** Routes of the MCP test servers (see the module comment). */
 export const mcpRoutes: RouteHandler = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
-  const match = /^\/mcp\/([\w-]+)\/(basic|auth|hang|broken|rpcerror|log)$/.exec(url.pathname);
+  const match = /^\/mcp\/([\w-]+)\/(basic|auth|hang|broken|rpcerror|redirect|echo|log|requests)$/.exec(url.pathname);
   if (!match) return false;
   const [, key, kind] = match as unknown as [string, string, string];
   for (const [name, value] of Object.entries(MCP_CORS_HEADERS)) res.setHeader(name, value);
+  if (kind === 'log') {
+    json(res, 200, logs.get(key) ?? []);
+    return true;
+  }
+  if (kind === 'requests') {
+    json(res, 200, { count: requestCounts.get(key) ?? 0 });
+    return true;
+  }
+  requestCounts.set(key, (requestCounts.get(key) ?? 0) + 1);
   if (req.method === 'OPTIONS') {
     res.writeHead(204).end();
     return true;
   }
-  if (kind === 'log') {
-    json(res, 200, logs.get(key) ?? []);
+  if (kind === 'redirect') {
+    await readBody(req);
+    const [host, port] = String(req.headers.host ?? '').split(':');
+    const other = host === 'localhost' ? '127.0.0.1' : 'localhost';
+    res.writeHead(307, { Location: `http://${other}:${port}/mcp/${key}-target/basic` }).end();
     return true;
   }
   if (kind === 'hang') {
@@ -105,6 +151,7 @@ export const mcpRoutes: RouteHandler = async (req: IncomingMessage, res: ServerR
   }
   const text = req.method === 'POST' ? await readBody(req) : '';
   const body: unknown = text ? JSON.parse(text) : undefined;
+  if (kind === 'echo' && echoCall(req, res, body)) return true;
   if (req.method === 'POST' && body && typeof body === 'object' && 'method' in body && body.method === 'notifications/cancelled') {
     const params = (body as { params?: { requestId?: unknown; reason?: unknown } }).params;
     log(key, `notification cancelled ${String(params?.requestId)} ${String(params?.reason ?? '')}`);
@@ -123,7 +170,7 @@ export const mcpRoutes: RouteHandler = async (req: IncomingMessage, res: ServerR
     created.onclose = () => {
       if (created.sessionId) sessions.delete(created.sessionId);
     };
-    await buildServer(key).connect(created);
+    await buildServer(key, kind).connect(created);
     transport = created;
   }
   await transport.handleRequest(req, res, body);

@@ -2,10 +2,13 @@
 // cross-origin over Streamable HTTP.
 import { describe, expect, inject, it } from 'vitest';
 import { Agent, type AgentModel, type AgentModelEvent, type AgentModelRequest } from '../../../src/agent/agent.js';
+import { LLM } from '../../../src/agent/llm.js';
 import { createMcpClient, mcpTools } from '../../../src/agent/mcp.js';
 import type { Tool } from '../../../src/agent/tools.js';
 import { HttpError, PagentError } from '../../../src/errors.js';
+import { createSessionStore } from '../../../src/store/session-store.js';
 import type { WireEvent } from '../../../src/wire/events.js';
+import { answers, chatFixture, until } from '../chat/helpers.js';
 
 const api = inject('apiUrl');
 const server = (kind: string) => {
@@ -132,5 +135,87 @@ describe('MCP over Streamable HTTP', () => {
       ["calc_add error: invalid arguments: missing required property 'b'; 'a' must be number, got string", false],
       ['calc_fail error: cannot do that: test', false],
     ]);
+  });
+});
+
+// issue 22, item 8: an MCP server's headers go only to its own URL, and its secrets never come back out.
+describe('MCP headers and their secrets', () => {
+  const API_KEY = 'mcp-Key-7f3a9Q2x';
+  const BEARER = 'tok_9XyZ8wV7uT6sR5qP';
+  const headers = { 'X-Api-Key': API_KEY, Authorization: `Bearer ${BEARER}` };
+  const requestsTo = async (key: string) => ((await (await fetch(`${api}/mcp/${key}/requests`)).json()) as { count: number }).count;
+  const expectNoSecret = (text: string, what: string) => {
+    expect(text, what).not.toContain(API_KEY);
+    expect(text, what).not.toContain(BEARER);
+  };
+
+  it('refuses a redirect to another origin: that origin receives nothing, and the error names the redirect', async () => {
+    const key = crypto.randomUUID();
+    const url = `${api}/mcp/${key}/redirect`;
+    const err = await mcpTools(url, { headers }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PagentError);
+    expect(err).toMatchObject({ code: 'redirect', where: `mcp:${url}` });
+    expect((err as Error).message).toMatch(/^POST .* answered with a redirect .*refused/);
+    expect((err as Error).message).toContain(url);
+    expectNoSecret((err as Error).message, 'the error');
+    expect(await requestsTo(key)).toBeGreaterThan(0);
+    expect(await requestsTo(`${key}-target`)).toBe(0);
+  });
+
+  it('redacts the header values a server echoes from results and every kind of error', async () => {
+    const client = await createMcpClient(server('echo').url, { headers });
+    expect(await client.callTool('echo_ok', {})).toBe('you sent key [redacted], auth Bearer [redacted]');
+    for (const [name, expected] of [
+      ['echo_fail', 'rejected key [redacted], auth Bearer [redacted]'],
+      ['echo_rpc', 'unauthorised: key [redacted], auth Bearer [redacted]'],
+      ['echo_http', 'upstream refused key [redacted], auth Bearer [redacted]'],
+    ] as const) {
+      const err = await client.callTool(name, {}).catch((e: unknown) => e);
+      expect(err, name).toBeInstanceOf(Error);
+      expect((err as Error).message, name).toContain(expected);
+      expectNoSecret((err as Error).message, name);
+      expectNoSecret(String((err as Error).stack), `${name}'s stack`);
+    }
+    await client.close();
+  });
+
+  it('a server echoing its token: the tool results, the DOM, the store, the export and the model requests hold no token', async () => {
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+      id: 'c', object: 'chat.completion.chunk', created: 0, model: 'scripted', choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    const call = (id: string, name: string) => ({
+      chunks: [chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '{}' } }] }), chunk({}, 'tool_calls')],
+    });
+    const script = crypto.randomUUID();
+    const responses = [call('c1', 'echo_ok'), call('c2', 'echo_fail'), call('c3', 'echo_rpc'), call('c4', 'echo_http'), { chunks: [chunk({ role: 'assistant', content: 'Done.' }), chunk({}, 'stop')] }];
+    await fetch(`${api}/replay/_script/${script}`, { method: 'POST', body: JSON.stringify({ responses }) });
+    const llm = new LLM('scripted', { baseURL: `${api}/replay/_script/${script}/v1`, apiKey: 'sk-proj-Q9x2LmA7vB3nR8tY1wZ4', retries: 0 });
+    const tools = await mcpTools(server('echo').url, { headers });
+    const store = createSessionStore({ name: `mcp-secrets-${crypto.randomUUID()}` });
+    const agent = new Agent({ llm, tools, store, sessionId: 'mcp-echo' });
+    const el = await chatFixture((e) => {
+      e.agent = agent;
+      e.store = store;
+    });
+    const results: string[] = [];
+    el.addEventListener('pagent-event', (e) => {
+      const event = e.detail.event as WireEvent;
+      if (event.method === 'ToolResult') results.push(event.params.content);
+    });
+    el.send('Check the server');
+    await until(() => answers(el).at(-1) === 'Done.' && !el.streaming, 'the final answer');
+    expect(results).toHaveLength(4);
+    for (const content of results) {
+      expect(content).toContain('key [redacted], auth Bearer [redacted]');
+      expectNoSecret(content, 'a tool result');
+    }
+    expectNoSecret(el.shadowRoot!.innerHTML, 'the DOM');
+    await agent.whenSaved();
+    expectNoSecret(JSON.stringify(await store.load('mcp-echo')), 'the store');
+    expectNoSecret(await store.export('mcp-echo'), 'the export');
+    const bodies = (await (await fetch(`${api}/replay/_script/${script}/requests`)).json()) as unknown[];
+    expect(bodies).toHaveLength(5);
+    expectNoSecret(JSON.stringify(bodies), 'the model requests');
+    store.close();
   });
 });

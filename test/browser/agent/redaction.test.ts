@@ -3,6 +3,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
 import { LLM } from '../../../src/agent/llm.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
+import { fileTextPart } from '../../../src/chat/attachments/prepare.js';
+import type { ChatAttachment } from '../../../src/chat/attachments/types.js';
 import { tool } from '../../../src/agent/tools.js';
 import { createSessionStore } from '../../../src/store/session-store.js';
 import type { WireEvent } from '../../../src/wire/events.js';
@@ -109,5 +111,76 @@ describe('steered messages', () => {
     expect(steered).toEqual(['use [redacted] please']);
     expect(JSON.stringify(await requests())).not.toContain(KEY);
     expect(JSON.stringify(agent.session.messages)).not.toContain(KEY);
+  });
+});
+
+// issue 22, item 9: a key under 24 characters inside a word, its URL-encoded and base64 copies, the user's
+// own message and a file's name.
+describe('every copy of a short key is redacted, wherever it shows', () => {
+  const SHORT = 'sk-Q9x2+LmA7/vB3n'; // 17 characters; "+" and "/" change when URL-encoded
+  const copies = [SHORT, encodeURIComponent(SHORT), btoa(`u:${SHORT}`).slice(3, -3), btoa(`u:${SHORT}`).slice(3, -3).replace(/\+/g, '-').replace(/\//g, '_')];
+  const expectNoCopy = (text: string, what: string) => {
+    for (const copy of copies) expect(text, `${what} holds ${copy}`).not.toContain(copy);
+  };
+  async function scriptedShort(responses: ScriptedResponse[]) {
+    const key = crypto.randomUUID();
+    await fetch(`${api}/replay/_script/${key}`, { method: 'POST', body: JSON.stringify({ responses }) });
+    return {
+      llm: new LLM('scripted', { baseURL: `${api}/replay/_script/${key}/v1`, apiKey: SHORT, retries: 0 }),
+      requests: async () => (await (await fetch(`${api}/replay/_script/${key}/requests`)).json()) as Array<{ messages: ChatMessage[] }>,
+    };
+  }
+
+  it('in the model\'s text: inside a word, URL-encoded, base64 and base64url — DOM, store, export and the next request', async () => {
+    const url = encodeURIComponent(SHORT);
+    const basic = btoa(`u:${SHORT}`);
+    const basicUrl = basic.replace(/\+/g, '-').replace(/\//g, '_');
+    const { llm, requests } = await scriptedShort([
+      text(`Try x${SHORT.slice(0, 5)}`, `${SHORT.slice(5)}y, or ?key=${url.slice(0, 9)}`, `${url.slice(9)} or Basic ${basic.slice(0, 7)}`, `${basic.slice(7)} or ${basicUrl}.`),
+      text('Fine.'),
+    ]);
+    const store = createSessionStore({ name: `redaction-${crypto.randomUUID()}` });
+    const agent = new Agent({ llm, store, sessionId: 'copies' });
+    const el = await chatFixture((e) => {
+      e.agent = agent;
+      e.store = store;
+    });
+    el.send('How do I call the API?');
+    await until(() => !el.streaming && answers(el).length === 1, 'the first answer');
+    expect(answers(el)[0]).toMatch(/^Try x\[redacted\]y, or \?key=\[redacted\] or Basic .{0,4}\[redacted\].{0,3} or .{0,4}\[redacted\].{0,3}\.$/);
+    el.send('Thanks');
+    await until(() => !el.streaming && answers(el).length === 2, 'the second answer');
+    expectNoCopy(el.shadowRoot!.innerHTML, 'the DOM');
+    await agent.whenSaved();
+    expectNoCopy(JSON.stringify(await store.load('copies')), 'the store');
+    expectNoCopy(await store.export('copies'), 'the export');
+    const bodies = await requests();
+    expect(bodies).toHaveLength(2);
+    expectNoCopy(JSON.stringify(bodies), 'the requests');
+    store.close();
+  });
+
+  it('in the user\'s own message and the names of the files sent with it: bubble, chips and the request', async () => {
+    const { llm, requests } = await scriptedShort([text('Got them.')]);
+    const agent = new Agent({ llm });
+    const el = await chatFixture((e) => (e.agent = agent));
+    const textFile: ChatAttachment = { name: `notes-${SHORT}.md`, type: 'text/markdown', size: 5, kind: 'text', part: fileTextPart(`notes-${SHORT}.md`, 'hello') };
+    const pdf: ChatAttachment = {
+      name: `${SHORT}.pdf`, type: 'application/pdf', size: 5, kind: 'file',
+      part: { type: 'file', file: { filename: `${SHORT}.pdf`, file_data: 'data:application/pdf;base64,JVBERi0=' } },
+    };
+    el.send(`my key is x${SHORT}y`, [textFile, pdf]);
+    await until(() => !el.streaming && answers(el).length === 1, 'the answer');
+    const bubble = $$(el, '[part~="user"] [part~="message-text"]').map((n) => n.textContent ?? '').join('\n');
+    expect(bubble).toContain('my key is x[redacted]y');
+    // (the chips come from a chunk loaded on first use)
+    await expect.poll(() => $$(el, '[part~="attachment-chip"]').map((n) => n.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
+      expect.stringContaining('notes-[redacted].md'),
+      expect.stringContaining('[redacted].pdf'),
+    ]);
+    expectNoCopy(el.shadowRoot!.innerHTML, 'the DOM');
+    const bodies = await requests();
+    expectNoCopy(JSON.stringify(bodies), 'the request');
+    expect(JSON.stringify(bodies)).toContain('[redacted].pdf');
   });
 });

@@ -65,6 +65,43 @@ describe('Workspace on OPFS', () => {
     expect(await ws.read('caf\u00e9.txt')).toBe('x');
   });
 
+  // issue 22, item 11: C1 controls were accepted, and two lone surrogates named one file.
+  it('refuses C0, DEL and C1 control characters and lone surrogates, naming the character', async () => {
+    const ws = await fresh();
+    const refused: Array<[string, string]> = [
+      ['a\u0085b.txt', 'the control character U+0085'],
+      ['a\u0080b.txt', 'the control character U+0080'],
+      ['dir\u009f/x.txt', 'the control character U+009F'],
+      ['x\u007f.txt', 'the control character U+007F'],
+      ['line\nbreak.txt', 'the control character U+000A'],
+      ['s\ud800.txt', 'a lone surrogate (U+D800)'],
+      ['s\udc00.txt', 'a lone surrogate (U+DC00)'],
+      ['half\ud83d/x.txt', 'a lone surrogate (U+D83D)'],
+    ];
+    for (const [path, what] of refused) {
+      for (const attempt of [() => ws.write(path, 'x'), () => ws.read(path), () => ws.delete(path)]) {
+        const err = await attempt().catch((e: unknown) => e);
+        expect(err, JSON.stringify(path)).toBeInstanceOf(WorkspaceError);
+        expect(err, JSON.stringify(path)).toMatchObject({ reason: 'invalid-path', path });
+        expect((err as Error).message).toContain(`refused: it contains ${what}`);
+        // the message shows the character escaped, never raw
+        expect((err as Error).message).not.toMatch(/[\p{Cc}\p{Cs}]/u);
+      }
+    }
+    expect(await ws.files()).toEqual([]);
+    // a well-formed surrogate pair (an emoji) is an ordinary character
+    await ws.write('🙂.txt', 'smile');
+    expect(await ws.read('🙂.txt')).toBe('smile');
+  });
+
+  it('two spellings that differ only by a lone surrogate never reach the same file', async () => {
+    const ws = await fresh();
+    await ws.write('s\ufffd.txt', 'replacement character');
+    await expect(ws.read('s\ud800.txt')).rejects.toMatchObject({ reason: 'invalid-path' });
+    await expect(ws.write('s\udc00.txt', 'overwritten')).rejects.toMatchObject({ reason: 'invalid-path' });
+    expect(await ws.read('s\ufffd.txt')).toBe('replacement character');
+  });
+
   it('reports a folder used as a file and a missing file clearly', async () => {
     const ws = await fresh();
     await ws.write('dir/file.txt', 'x');
@@ -153,5 +190,29 @@ describe('workspace tools', () => {
       ['wrote ok.md', true],
     ]);
     expect((await ws.files()).map((f) => f.path)).toEqual(['ok.md']);
+  });
+
+  it('a path with a C1 control or a lone surrogate comes back to the model as a failed result naming it', async () => {
+    const ws = await fresh();
+    const llm: AgentModel = {
+      async *stream(request): AsyncGenerator<AgentModelEvent> {
+        const calls = request.messages.some((m) => m.role === 'tool')
+          ? []
+          : [
+              { id: 'c1', type: 'function' as const, function: { name: 'write_file', arguments: '{"path": "a\\u0085b.txt", "content": "x"}' } },
+              { id: 'c2', type: 'function' as const, function: { name: 'write_file', arguments: '{"path": "s\\ud800.txt", "content": "x"}' } },
+            ];
+        yield { type: 'step', step: { content: calls.length ? '' : 'done', reasoning_content: '', tool_calls: calls, finish_reason: 'stop', usage: null } };
+      },
+    };
+    const results: Array<[string, boolean | undefined]> = [];
+    for await (const e of new Agent({ llm, tools: workspaceTools(ws) }).events('go')) {
+      if (e.method === 'ToolResult') results.push([e.params.content, e.params.ok]);
+    }
+    expect(results).toEqual([
+      ['write_file error: Workspace path "a\\u0085b.txt" refused: it contains the control character U+0085', false],
+      ['write_file error: Workspace path "s\\uD800.txt" refused: it contains a lone surrogate (U+D800), which the file system would store as U+FFFD', false],
+    ]);
+    expect(await ws.files()).toEqual([]);
   });
 });
