@@ -1,6 +1,6 @@
 /**
- * The conversation a remote agent continues: its session, its store key and, with a store, the saver
- * (./persistence.ts) that restores it before the first run and saves what the runs add.
+ * The conversation an agent (`Agent`, `RemoteAgent`) continues: its session, its store key and, with a
+ * store, the saver (./persistence.ts) that restores it before the first run and saves what the runs add.
  */
 import { PagentError, StoreError } from '../errors.js';
 import type { AgentStore } from './agent.js';
@@ -15,6 +15,8 @@ export interface ConversationOptions {
   store?: AgentStore | undefined;
   sessionId?: string | undefined;
   onStoreError?: ((error: PagentError) => void) | undefined;
+  /** The agent's class name, for error messages. */
+  owner: string;
 }
 
 /**
@@ -25,13 +27,18 @@ export class Conversation {
   session: Session;
   sessionId: string | undefined;
   private readonly store: AgentStore | undefined;
+  private readonly owner: string;
+  /** With a `store`: its saver, loading from the constructor on. */
   private readonly saverLoad: Promise<SessionSaver> | undefined;
+  /** The saver, once loaded (every run waits for it before it adds a message). */
   private saver: SessionSaver | undefined;
 
   constructor(options: ConversationOptions) {
     this.session = options.session ?? new Session();
     this.sessionId = options.sessionId;
+    this.owner = options.owner;
     const { store } = options;
+    if (store && !options.sessionId) throw new TypeError(`${this.owner}: a store needs a sessionId`);
     this.store = store;
     if (store) {
       // loaded now, not at the first run, so that the first run does not wait for it
@@ -43,12 +50,22 @@ export class Conversation {
     }
   }
 
-  /** Restores the stored conversation once, before the first run; returns the failure, if any. */
+  /**
+   * Restores the stored conversation once, before the first run; returns the failure, if any. Waits for
+   * the saver to load: no message is added before it is there.
+   */
   async restore(): Promise<PagentError | undefined> {
-    if (!this.saverLoad) return undefined;
+    const { saver, saverLoad } = this;
+    if (saver) return saver.restore();
+    if (!saverLoad) return undefined;
     try {
-      return await (await this.saverLoad).restore();
+      // The first run may come before the saver has loaded: the stored conversation is read at once all
+      // the same, so that the run continues it as it is when the run starts.
+      const read = this.session.messages.length > 0 ? undefined : this.store!.load(this.sessionId!);
+      read?.catch(() => undefined); // handled by the saver
+      return (await saverLoad).restore(read);
     } catch (err) {
+      // a store whose load throws at once, or a saver that could not be loaded
       const message = `Could not restore session '${this.sessionId}': ${err instanceof Error ? err.message : String(err)}`;
       return new PagentError(message, { code: err instanceof PagentError ? err.code : 'store', where: 'store', cause: err });
     }
@@ -79,7 +96,7 @@ export class Conversation {
 
   /** Switches to another conversation (see `Agent.useSession`). */
   use(sessionId: string | undefined, session?: Session): void {
-    if (this.store && !sessionId) throw new TypeError('a store needs a sessionId');
+    if (this.store && !sessionId) throw new TypeError(`${this.owner}: a store needs a sessionId`);
     this.saver?.leave();
     if (session) this.session = session;
     else this.session.clear();

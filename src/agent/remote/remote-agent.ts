@@ -219,6 +219,7 @@ export class RemoteAgent {
       store: options.store,
       sessionId: options.sessionId ?? crypto.randomUUID(),
       onStoreError: options.onStoreError,
+      owner: 'RemoteAgent',
     });
     this.currentState = options.state;
     this.protocolLoad = loadProtocol(options.protocol);
