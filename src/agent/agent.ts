@@ -4,6 +4,7 @@
  */
 import { PagentError } from '../errors.js';
 import { Conversation } from './conversation.js';
+import { runEndOf, textOf } from './run-results.js';
 import { encodeStream, type EncodeStreamOptions } from '../wire/encode-stream.js';
 import type { ParamsOf, StepSummary, StopReason, ToolCall, Usage, WireEvent } from '../wire/events.js';
 import type { AssistantMessage, ChatMessage, ToolMessage, ToolSchema } from './messages.js';
@@ -324,18 +325,8 @@ export class Agent {
    *
    * @throws {PagentError} when the run fails (the `RunError`'s code, message, where and status).
    */
-  async run(input: UserInput, options: RunOptions = {}): Promise<RunEndParams> {
-    let failure: ParamsOf<'RunError'> | undefined;
-    let end: RunEndParams | undefined;
-    for await (const event of this.events(input, options)) {
-      if (event.method === 'RunError') failure = event.params;
-      else if (event.method === 'RunEnd') end = event.params;
-    }
-    await this.whenSaved();
-    if (!end || end.stop_reason === 'error') {
-      throw PagentError.fromRunError(failure ?? { message: 'The run failed', code: 'provider', where: 'agent' });
-    }
-    return end;
+  run(input: UserInput, options: RunOptions = {}): Promise<RunEndParams> {
+    return runEndOf(this.events(input, options), () => this.whenSaved(), 'agent');
   }
 
   /**
@@ -343,14 +334,8 @@ export class Agent {
    *
    * @throws {PagentError} after the last delta when the run fails.
    */
-  async *text(input: UserInput, options: RunOptions = {}): AsyncGenerator<string, void, undefined> {
-    let failure: ParamsOf<'RunError'> | undefined;
-    for await (const event of this.events(input, options)) {
-      if (event.method === 'TextDelta') yield event.params.text;
-      else if (event.method === 'RunError') failure = event.params;
-    }
-    await this.whenSaved();
-    if (failure) throw PagentError.fromRunError(failure);
+  text(input: UserInput, options: RunOptions = {}): AsyncGenerator<string, void, undefined> {
+    return textOf(this.events(input, options), () => this.whenSaved());
   }
 
   /**

@@ -12,6 +12,7 @@ import type { ParamsOf, StopReason, ToolCall, UnknownEvent, WireEvent } from '..
 import type { AgentStore, WireOptions } from '../agent.js';
 import { inputText, type UserContentPart, type UserInput } from '../content-parts.js';
 import { Conversation } from '../conversation.js';
+import { runEndOf, textOf } from '../run-results.js';
 import type { ToolHooks } from '../hooks.js';
 import type { AssistantMessage, ChatMessage, ToolMessage } from '../messages.js';
 import type { Session } from '../session.js';
@@ -300,27 +301,13 @@ export class RemoteAgent {
    *
    * @throws {PagentError} when the run fails (the `RunError`'s code, message and status).
    */
-  async run(input: UserInput, options: RemoteRunOptions = {}): Promise<RunEndParams> {
-    let failure: ParamsOf<'RunError'> | undefined;
-    let end: RunEndParams | undefined;
-    for await (const event of this.events(input, options)) {
-      if (event.method === 'RunError') failure = event.params;
-      else if (event.method === 'RunEnd') end = event.params;
-    }
-    await this.whenSaved();
-    if (!end || end.stop_reason === 'error') throw PagentError.fromRunError(failure ?? { message: 'The run failed', code: 'provider', where: 'remote' });
-    return end;
+  run(input: UserInput, options: RemoteRunOptions = {}): Promise<RunEndParams> {
+    return runEndOf(this.events(input, options), () => this.whenSaved(), 'remote');
   }
 
   /** Yields the answer's text deltas. @throws {PagentError} after the last delta when the run fails. */
-  async *text(input: UserInput, options: RemoteRunOptions = {}): AsyncGenerator<string, void, undefined> {
-    let failure: ParamsOf<'RunError'> | undefined;
-    for await (const event of this.events(input, options)) {
-      if (event.method === 'TextDelta') yield event.params.text;
-      else if (event.method === 'RunError') failure = event.params;
-    }
-    await this.whenSaved();
-    if (failure) throw PagentError.fromRunError(failure);
+  text(input: UserInput, options: RemoteRunOptions = {}): AsyncGenerator<string, void, undefined> {
+    return textOf(this.events(input, options), () => this.whenSaved());
   }
 
   /** Yields the run as wire text (pagent NDJSON by default; `dialect: 'ag-ui' | 'ai-sdk'` as `Agent.wire`). */
