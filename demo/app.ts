@@ -5,7 +5,10 @@
 //   - "local": an in-browser Agent against the same local scripted model, sessions in IndexedDB, files in
 //              the workspace (OPFS) that the element's files panel shows.
 //   - "own":   an in-browser Agent against any OpenAI-compatible endpoint with the user's own key.
-// Each agent source keeps one Agent; the element's conversation list switches its session (useSession).
+//   - "remote-ai-sdk" / "remote-ag-ui": a RemoteAgent holding the conversation with the local AI SDK route
+//              (/demo/api/ai-sdk) or AG-UI agent (/demo/api/ag-ui): stateless back ends sent the whole
+//              history every request; the page runs their `region` calls; sessions in IndexedDB.
+// Each agent source keeps one agent; the element's conversation list switches its session (useSession).
 // The source, language and theme live in the URL (?source=local&lang=ja&theme=dark); the conversation an
 // agent source last showed is reopened after a reload.
 import '../src/chat/pagent-chat.js';
@@ -13,7 +16,9 @@ import {
   Agent,
   LLM,
   PagentError,
+  RemoteAgent,
   Session,
+  region,
   createKeyStore,
   createSessionStore,
   createWorkspace,
@@ -25,8 +30,9 @@ import { demoLang, demoStrings, fill, type DemoLang, type DemoStrings } from './
 import { demoTools, DEMO_SYSTEM_PROMPT } from './tools.js';
 import { demoRenderers } from './weather-card.js';
 
-type Source = 'wire' | 'wire-ag-ui' | 'wire-ai-sdk' | 'local' | 'own';
-const SOURCES: readonly Source[] = ['wire', 'wire-ag-ui', 'wire-ai-sdk', 'local', 'own'];
+type Source = 'wire' | 'wire-ag-ui' | 'wire-ai-sdk' | 'local' | 'own' | 'remote-ai-sdk' | 'remote-ag-ui';
+const SOURCES: readonly Source[] = ['wire', 'wire-ag-ui', 'wire-ai-sdk', 'local', 'own', 'remote-ai-sdk', 'remote-ag-ui'];
+type RemoteSource = 'remote-ai-sdk' | 'remote-ag-ui';
 type Theme = 'light' | 'dark' | 'auto';
 
 const chat = document.querySelector('pagent-chat')!;
@@ -49,8 +55,8 @@ const state = {
   status: (s: DemoStrings): string => fill(s.statusWire, { src: '/demo/api/chat' }),
 };
 
-/** One Agent per agent source, kept while the page lives. */
-const agents: { local?: Agent; own?: Agent } = {};
+/** One agent per agent source, kept while the page lives. */
+const agents: { local?: Agent; own?: Agent; 'remote-ai-sdk'?: RemoteAgent; 'remote-ag-ui'?: RemoteAgent } = {};
 /** The own endpoint's key, kept for the page's lifetime (never written anywhere unless "remember" is ticked). */
 let ownKey = '';
 let ownLabel = (s: DemoStrings): string => s.statusOwnEmpty;
@@ -102,13 +108,30 @@ function useWire(source: 'wire' | 'wire-ag-ui' | 'wire-ai-sdk'): void {
   setStatus((s) => fill(s.statusWire, { src }));
 }
 
-function useAgent(agent: Agent, label: (s: DemoStrings) => string): void {
+function useAgent(agent: Agent | RemoteAgent, label: (s: DemoStrings) => string): void {
   if (chat.agent !== agent) detach();
   chat.store = store;
   // the element shows the agent's stored conversation and its list switches the agent's session
   chat.agent = agent;
-  chat.workspace = workspace;
+  chat.workspace = agent instanceof Agent ? workspace : undefined;
   setStatus(label);
+}
+
+/** A RemoteAgent for one of the local stateless back ends; the page offers them its `region` tool. */
+function useRemote(source: RemoteSource): void {
+  const url = source === 'remote-ai-sdk' ? '/demo/api/ai-sdk' : '/demo/api/ag-ui';
+  const agent = (agents[source] ??= new RemoteAgent({
+    url: new URL(url, location.href),
+    protocol: source === 'remote-ai-sdk' ? 'ai-sdk' : 'ag-ui',
+    tools: [region],
+    store,
+    sessionId: localStorage.getItem(LAST_SESSION(source)) ?? newSessionId(),
+  }));
+  const label =
+    source === 'remote-ai-sdk'
+      ? (s: DemoStrings): string => fill(s.statusRemoteAiSdk, { url })
+      : (s: DemoStrings): string => fill(s.statusRemoteAgUi, { url, state: JSON.stringify(agent.state ?? {}) });
+  useAgent(agent, label);
 }
 
 function useLocalAgent(): void {
@@ -165,6 +188,7 @@ function applySource(source: Source): void {
   endpointForm.hidden = source !== 'own';
   if (source === 'wire' || source === 'wire-ag-ui' || source === 'wire-ai-sdk') useWire(source);
   else if (source === 'local') useLocalAgent();
+  else if (source === 'remote-ai-sdk' || source === 'remote-ag-ui') useRemote(source);
   else if (agents.own) useAgent(agents.own, ownLabel);
   else {
     detach();
@@ -229,9 +253,11 @@ document.querySelector('#forget')!.addEventListener('click', () => {
 });
 // the conversation an agent source shows is the one a reload reopens
 chat.addEventListener('pagent-run-end', () => {
-  const agent = chat.agent as Agent | undefined;
+  const agent = chat.agent as Agent | RemoteAgent | undefined;
   const source = state.source;
-  if (agent?.sessionId && (source === 'local' || source === 'own')) localStorage.setItem(LAST_SESSION(source), agent.sessionId);
+  if (agent?.sessionId && source !== 'wire' && source !== 'wire-ag-ui' && source !== 'wire-ai-sdk') localStorage.setItem(LAST_SESSION(source), agent.sessionId);
+  // the AG-UI agent's shared state is in the status line
+  if (source === 'remote-ag-ui') showStatus();
 });
 
 const params = new URLSearchParams(location.search);

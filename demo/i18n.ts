@@ -16,6 +16,8 @@ export interface DemoStrings {
   sourceWireAiSdk: string;
   sourceLocal: string;
   sourceOwn: string;
+  sourceRemoteAiSdk: string;
+  sourceRemoteAgUi: string;
   language: string;
   theme: string;
   themeAuto: string;
@@ -31,6 +33,10 @@ export interface DemoStrings {
   /** `{src}`: the wire server's URL. */
   statusWire: string;
   statusLocal: string;
+  /** `{url}` */
+  statusRemoteAiSdk: string;
+  /** `{url}`, `{state}`: the shared state, as JSON */
+  statusRemoteAgUi: string;
   /** `{url}`, `{model}` */
   statusOwn: string;
 
@@ -51,6 +57,8 @@ const en: DemoStrings = {
   sourceWireAiSdk: 'Wire server, AI SDK UI messages (local)',
   sourceLocal: 'In-browser agent (local model)',
   sourceOwn: 'In-browser agent (your endpoint)',
+  sourceRemoteAiSdk: 'AI SDK route (local, RemoteAgent)',
+  sourceRemoteAgUi: 'AG-UI agent (local, RemoteAgent)',
   language: 'Language',
   theme: 'Theme',
   themeAuto: 'Auto',
@@ -66,6 +74,8 @@ const en: DemoStrings = {
     'The key stays in this page until you close it and is sent only to this base URL. It is stored only if you tick “remember” — then it sits in plain text in this site’s IndexedDB, readable by any script on this origin.',
   statusWire: 'Wire server {src}: an agent in Node with the local scripted model. No key, no network.',
   statusLocal: 'In-browser agent → local scripted model (/demo/v1); conversations in IndexedDB, files in the workspace.',
+  statusRemoteAiSdk: 'AI SDK route {url} (streamText over the mock model), held by a RemoteAgent: history, approvals, the page’s region tool. No key, no network.',
+  statusRemoteAgUi: 'AG-UI agent {url}, held by a RemoteAgent: history, approvals, a form (“book a table”), the page’s region tool. Shared state: {state}',
   statusOwn: 'In-browser agent → {url} ({model})',
   statusOwnEmpty: 'Fill in your endpoint, then “Use this endpoint”. The key is sent only to that base URL.',
   needBaseAndModel: 'Enter a base URL and a model.',
@@ -88,6 +98,8 @@ const zhCN: DemoStrings = {
   sourceWireAiSdk: 'Wire 服务器，AI SDK UI 消息（本地）',
   sourceLocal: '浏览器内代理（本地模型）',
   sourceOwn: '浏览器内代理（你的端点）',
+  sourceRemoteAiSdk: 'AI SDK 路由（本地，RemoteAgent）',
+  sourceRemoteAgUi: 'AG-UI 代理（本地，RemoteAgent）',
   language: '语言',
   theme: '主题',
   themeAuto: '自动',
@@ -103,6 +115,8 @@ const zhCN: DemoStrings = {
     '密钥只保留在本页面中，直到你关闭页面，并且只发送到这个 Base URL。只有勾选“记住”时才会保存——届时它以明文存放在本站点的 IndexedDB 中，本站点的任何脚本都能读取。',
   statusWire: 'Wire 服务器 {src}：Node 中的代理使用本地脚本模型。无需密钥，无需联网。',
   statusLocal: '浏览器内代理 → 本地脚本模型（/demo/v1）；对话保存在 IndexedDB 中，文件保存在工作区中。',
+  statusRemoteAiSdk: 'AI SDK 路由 {url}（基于模拟模型的 streamText），由 RemoteAgent 维持对话：历史、审批、页面的 region 工具。无需密钥，无需联网。',
+  statusRemoteAgUi: 'AG-UI 代理 {url}，由 RemoteAgent 维持对话：历史、审批、表单（“订一张桌子”）、页面的 region 工具。共享状态：{state}',
   statusOwn: '浏览器内代理 → {url}（{model}）',
   statusOwnEmpty: '填写你的端点，然后点击“使用此端点”。密钥只会发送到该 Base URL。',
   needBaseAndModel: '请输入 Base URL 和模型。',
@@ -125,6 +139,8 @@ const ja: DemoStrings = {
   sourceWireAiSdk: 'Wire サーバー、AI SDK UI メッセージ（ローカル）',
   sourceLocal: 'ブラウザー内エージェント（ローカルモデル）',
   sourceOwn: 'ブラウザー内エージェント（自分のエンドポイント）',
+  sourceRemoteAiSdk: 'AI SDK ルート（ローカル、RemoteAgent）',
+  sourceRemoteAgUi: 'AG-UI エージェント（ローカル、RemoteAgent）',
   language: '言語',
   theme: 'テーマ',
   themeAuto: '自動',
@@ -140,6 +156,8 @@ const ja: DemoStrings = {
     'キーはこのページを閉じるまでページ内にだけ保持され、このベース URL にだけ送信されます。「記憶する」にチェックした場合のみ保存され、その場合はこのサイトの IndexedDB に平文で置かれ、このオリジンのどのスクリプトからも読めます。',
   statusWire: 'Wire サーバー {src}：Node 上のエージェントがローカルのスクリプトモデルを使います。キーもネットワークも不要です。',
   statusLocal: 'ブラウザー内エージェント → ローカルのスクリプトモデル（/demo/v1）。会話は IndexedDB、ファイルはワークスペースに保存されます。',
+  statusRemoteAiSdk: 'AI SDK ルート {url}（モックモデルの streamText）を RemoteAgent が会話として扱います：履歴、承認、ページの region ツール。キーもネットワークも不要です。',
+  statusRemoteAgUi: 'AG-UI エージェント {url} を RemoteAgent が会話として扱います：履歴、承認、フォーム（「テーブルを予約」）、ページの region ツール。共有状態：{state}',
   statusOwn: 'ブラウザー内エージェント → {url}（{model}）',
   statusOwnEmpty: 'エンドポイントを入力して「このエンドポイントを使う」を押してください。キーはそのベース URL にだけ送信されます。',
   needBaseAndModel: 'ベース URL とモデルを入力してください。',

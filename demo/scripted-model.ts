@@ -6,7 +6,8 @@
  * sample questions in each): the weather ("weather" / 天气 / 天気) → a `get_weather` tool call and then an
  * answer from its result; a reminder ("remind" / 提醒 / リマインド) → a `create_reminder` call, which needs
  * the user's approval; "time" / "date" (几点 / 時間) → a `clock` call; "save a note" (笔记 / メモ) → a
- * `write_file` call (when the agent offers that tool: the in-browser agent with its workspace); "think"
+ * `write_file` call (when the agent offers that tool: the in-browser agent with its workspace); "where am I"
+ * (我在哪 / どこ) → a `region` call (when offered: the page's own tool behind the demo's remote back ends); "think"
  * (思考 / 考えて) → reasoning then an answer; "fail" (失败 / 失敗) → a provider error mid-stream; anything
  * else → a markdown answer. It answers in the language of the question.
  */
@@ -35,7 +36,7 @@ export interface ScriptedModelOptions {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Streamed pieces: words for spaced scripts, a few characters at a time for Chinese and Japanese. */
-function pieces(text: string): string[] {
+export function pieces(text: string): string[] {
   return text.match(/[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef、。「」（）！？]{1,3}|\S+\s*|\s+/gu) ?? [];
 }
 
@@ -95,6 +96,11 @@ const T = {
     zh: (result: string) => `${result}——打开下方的**文件**面板可以下载或删除它。`,
     ja: (result: string) => `${result} — 下の**ファイル**パネルからダウンロードや削除ができます。`,
   },
+  region: {
+    en: (result: string) => `Your browser says: \`${result}\` — the page ran \`region\` and sent its result back.`,
+    zh: (result: string) => `你的浏览器说：\`${result}\`——页面运行了 \`region\` 并把结果发了回来。`,
+    ja: (result: string) => `ブラウザーによると：\`${result}\` — ページが \`region\` を実行して結果を返しました。`,
+  },
   reminderSet: {
     en: 'Done: the reminder is set.',
     zh: '好的，提醒已设置。',
@@ -152,6 +158,7 @@ export function scriptedStep(messages: Msg[], toolNames: readonly string[] = [])
     const name = lastToolName(messages);
     if (name === 'clock') return { kind: 'text', text: T.clock[lang](result) };
     if (name === 'write_file') return { kind: 'text', text: T.saved[lang](result) };
+    if (name === 'region') return { kind: 'text', text: T.region[lang](result) };
     if (/no approve function/.test(result)) return { kind: 'text', text: T.reminderNoApprover[lang] };
     if (/denied/.test(result)) return { kind: 'text', text: T.reminderDenied[lang] };
     if (/"in_minutes"/.test(result)) return { kind: 'text', text: T.reminderSet[lang] };
@@ -167,6 +174,7 @@ export function scriptedStep(messages: Msg[], toolNames: readonly string[] = [])
   if (/save a note|write a note|笔记|メモ/i.test(user) && toolNames.includes('write_file')) {
     return { kind: 'tool', name: 'write_file', args: { path: 'notes/demo.md', content: `# Demo note\n\nSaved by the agent: ${user.slice(0, 200)}\n` } };
   }
+  if (/where am i|我在哪|どこ/i.test(user) && toolNames.includes('region')) return { kind: 'tool', name: 'region', args: {} };
   if (/think|reason|思考|考えて|推論/i.test(user)) {
     return { kind: 'text', reasoning: T.reasoning[lang], text: T.thought[lang] };
   }

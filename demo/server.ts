@@ -9,7 +9,10 @@ import { demoTools, DEMO_SYSTEM_PROMPT } from './tools.js';
  * - `POST /demo/v1/chat/completions` — the scripted OpenAI-compatible model (demo/scripted-model.ts);
  * - `POST /demo/api/chat` — a wire server: runs an `Agent` in Node against that model and streams
  *   `agent.wire()`, keeping each conversation under its `X-Session-Id`: pagent NDJSON, or with
- *   `?dialect=ag-ui` / `?dialect=ai-sdk` the AG-UI or AI SDK UI message stream (SSE, with its headers).
+ *   `?dialect=ag-ui` / `?dialect=ai-sdk` the AG-UI or AI SDK UI message stream (SSE, with its headers);
+ * - `POST /demo/api/ai-sdk` — an AI SDK chat route (demo/ai-sdk-route.ts) and `POST /demo/api/ag-ui` — an
+ *   AG-UI agent (demo/ag-ui-agent.ts): stateless back ends a `RemoteAgent` holds the conversation with.
+ *   Both load on first use, so the Vite config that mounts them stays light.
  */
 export function demoServer(): Plugin {
   const sessions = new Map<string, Session>();
@@ -42,6 +45,20 @@ export function demoServer(): Plugin {
     res.end();
   }
 
+  /** The AI SDK route, fed the request as a Fetch `Request` and streaming its `Response` back. */
+  async function handleAiSdk(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    const { aiSdkRoute } = await import('./ai-sdk-route.js');
+    const request = new Request('http://localhost/demo/api/ai-sdk', { method: 'POST', body: Buffer.concat(chunks), headers: { 'Content-Type': 'application/json' }, signal: abort.signal });
+    const response = await aiSdkRoute(request);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (response.body) for await (const chunk of response.body) res.write(chunk);
+    res.end();
+  }
+
   const mount = (app: Connect.Server): void => {
     app.use('/demo', (req, res, next) => {
       if (req.method !== 'POST') return next();
@@ -52,7 +69,11 @@ export function demoServer(): Plugin {
           ? handleScriptedCompletion(req, res)
           : url.pathname === '/api/chat' && (dialect === 'pagent' || dialect === 'ag-ui' || dialect === 'ai-sdk')
             ? handleChat(req, res, dialect)
-            : undefined;
+            : url.pathname === '/api/ai-sdk'
+              ? handleAiSdk(req, res)
+              : url.pathname === '/api/ag-ui'
+                ? import('./ag-ui-agent.js').then((m) => m.handleAgUi(req, res))
+                : undefined;
       if (!route) return next();
       route.catch((err: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });

@@ -2,12 +2,13 @@
  * The in-browser agent loop: pagent's `Agent` over any OpenAI-compatible streaming model, emitting the
  * wire events of design §1 in pagent's order.
  */
-import { PagentError, StoreError } from '../errors.js';
-import type { SessionSaver } from './persistence.js';
+import { PagentError } from '../errors.js';
+import { Conversation } from './conversation.js';
+import { runEndOf, textOf } from './run-results.js';
 import { encodeStream, type EncodeStreamOptions } from '../wire/encode-stream.js';
 import type { ParamsOf, StepSummary, StopReason, ToolCall, Usage, WireEvent } from '../wire/events.js';
 import type { AssistantMessage, ChatMessage, ToolMessage, ToolSchema } from './messages.js';
-import { Session } from './session.js';
+import type { Session } from './session.js';
 import { inputText, type UserContentPart, type UserInput } from './content-parts.js';
 import type { ToolHooks } from './hooks.js';
 import type { Tool, ToolApprovalRequest } from './tools.js';
@@ -229,24 +230,16 @@ export class Agent {
   private readonly schemas: ToolSchema[];
   private readonly options: AgentOptions;
   private running = false;
-  private currentSession: Session;
-  private currentSessionId: string | undefined;
+  /** The conversation the runs continue, and its saving. */
+  private readonly conversation: Conversation;
   private steers: string[] = [];
   private readonly hooks: ToolHooks | undefined;
-  /** With a `store`: its saver (./persistence.ts), loading from the constructor on. */
-  private readonly saverLoad: Promise<SessionSaver> | undefined;
-  /** The saver, once loaded (every run waits for it before it adds a message). */
-  private saver: SessionSaver | undefined;
 
   constructor(options: AgentOptions) {
     this.options = options;
     this.llm = options.llm;
-    this.currentSession = options.session ?? new Session();
-    this.currentSessionId = options.sessionId;
     this.maxTurns = options.maxTurns ?? 8;
     if (!Number.isInteger(this.maxTurns) || this.maxTurns < 1) throw new RangeError('Agent: maxTurns must be an integer >= 1');
-    const { store } = options;
-    if (store && !options.sessionId) throw new TypeError('Agent: a store needs a sessionId');
     const tools = new Map<string, Tool<never>>();
     for (const t of options.tools ?? []) {
       if (tools.has(t.name)) throw new TypeError(`Agent: duplicate tool name '${t.name}'`);
@@ -256,14 +249,7 @@ export class Agent {
     this.schemas = [...tools.values()].map((t) => t.schema);
     const { hooks } = options;
     if (hooks && ((hooks.before?.length ?? 0) > 0 || (hooks.after?.length ?? 0) > 0)) this.hooks = hooks;
-    if (store) {
-      // loaded now, not at the first run, so that the first run does not wait for it
-      this.saverLoad = import('./persistence.js').then(
-        (m) => (this.saver = new m.SessionSaver(this, store, options.onStoreError, { PagentError, StoreError })),
-      );
-      // a failed load is reported by the first run (as a failed restore)
-      this.saverLoad.catch(() => undefined);
-    }
+    this.conversation = new Conversation({ session: options.session, store: options.store, sessionId: options.sessionId, onStoreError: options.onStoreError, owner: 'Agent' });
   }
 
   /**
@@ -289,12 +275,12 @@ export class Agent {
 
   /** The conversation the runs append to (replaced by {@link Agent.useSession} when it is given one). */
   get session(): Session {
-    return this.currentSession;
+    return this.conversation.session;
   }
 
   /** The store key of the current conversation (the `sessionId` option until {@link Agent.useSession} changes it). */
   get sessionId(): string | undefined {
-    return this.currentSessionId;
+    return this.conversation.sessionId;
   }
 
   /**
@@ -315,12 +301,8 @@ export class Agent {
    */
   useSession(sessionId: string | undefined, session?: Session): void {
     if (this.running) throw new PagentError('Agent is running: cannot switch sessions until the run ends', { code: 'busy', where: 'agent' });
-    if (this.options.store && !sessionId) throw new TypeError('Agent: a store needs a sessionId');
-    this.saver?.leave();
+    this.conversation.use(sessionId, session);
     this.steers = [];
-    if (session) this.currentSession = session;
-    else this.currentSession.clear();
-    this.currentSessionId = sessionId;
   }
 
   /**
@@ -334,13 +316,7 @@ export class Agent {
    */
   async rewind(count: number): Promise<void> {
     if (this.running) throw new PagentError('Agent is running: cannot rewind until the run ends', { code: 'busy', where: 'agent' });
-    const failed = await this.restore();
-    if (failed) throw failed;
-    await this.whenSaved();
-    const kept = this.session.messages.slice(0, count);
-    this.session.clear();
-    this.session.append(...kept);
-    this.saver?.rewound(count);
+    await this.conversation.rewind(count);
   }
 
   /**
@@ -349,18 +325,8 @@ export class Agent {
    *
    * @throws {PagentError} when the run fails (the `RunError`'s code, message, where and status).
    */
-  async run(input: UserInput, options: RunOptions = {}): Promise<RunEndParams> {
-    let failure: ParamsOf<'RunError'> | undefined;
-    let end: RunEndParams | undefined;
-    for await (const event of this.events(input, options)) {
-      if (event.method === 'RunError') failure = event.params;
-      else if (event.method === 'RunEnd') end = event.params;
-    }
-    await this.whenSaved();
-    if (!end || end.stop_reason === 'error') {
-      throw PagentError.fromRunError(failure ?? { message: 'The run failed', code: 'provider', where: 'agent' });
-    }
-    return end;
+  run(input: UserInput, options: RunOptions = {}): Promise<RunEndParams> {
+    return runEndOf(this.events(input, options), () => this.whenSaved(), 'agent');
   }
 
   /**
@@ -368,14 +334,8 @@ export class Agent {
    *
    * @throws {PagentError} after the last delta when the run fails.
    */
-  async *text(input: UserInput, options: RunOptions = {}): AsyncGenerator<string, void, undefined> {
-    let failure: ParamsOf<'RunError'> | undefined;
-    for await (const event of this.events(input, options)) {
-      if (event.method === 'TextDelta') yield event.params.text;
-      else if (event.method === 'RunError') failure = event.params;
-    }
-    await this.whenSaved();
-    if (failure) throw PagentError.fromRunError(failure);
+  text(input: UserInput, options: RunOptions = {}): AsyncGenerator<string, void, undefined> {
+    return textOf(this.events(input, options), () => this.whenSaved());
   }
 
   /**
@@ -433,7 +393,7 @@ export class Agent {
     const { kwargs, onSteer } = options;
     const approve = options.approve ?? this.options.approve;
     const retry = options.retry === true;
-    const restoreError = await this.restore();
+    const restoreError = await this.conversation.restore();
     if (restoreError) {
       run.ended = true;
       yield { method: 'RunBegin', params: { user_input: this.redact(inputText(rawInput)) } };
@@ -442,7 +402,7 @@ export class Agent {
       return;
     }
     const input = this.redactInput(rawInput);
-    if (!(retry && this.awaitsAnswer(input))) this.add({ role: 'user', content: input });
+    if (!(retry && this.conversation.awaitsAnswer(input))) this.add({ role: 'user', content: input });
     yield { method: 'RunBegin', params: { user_input: inputText(input) } };
 
     for (let turn = 0; turn < this.maxTurns; turn++) {
@@ -591,19 +551,6 @@ export class Agent {
     }
   }
 
-  /** True when the conversation's last user message is `input` and no final answer followed it. */
-  private awaitsAnswer(input: string | UserContentPart[]): boolean {
-    const messages = this.session.messages;
-    const same = (content: string | UserContentPart[]): boolean =>
-      typeof input === 'string' ? content === input : typeof content !== 'string' && JSON.stringify(content) === JSON.stringify(input);
-    for (let i = messages.length - 1; i >= 0; i--) {
-      const m = messages[i]!;
-      if (m.role === 'user') return same(m.content);
-      if (m.role === 'assistant' && !(m.tool_calls && m.tool_calls.length > 0)) return false;
-    }
-    return false;
-  }
-
   /** The input as the user message carries it: a copy of the parts, their text parts and file names redacted. */
   private redactInput(input: UserInput): string | UserContentPart[] {
     if (typeof input === 'string') return this.redact(input);
@@ -621,8 +568,7 @@ export class Agent {
   }
 
   private add(message: ChatMessage): void {
-    this.session.append(message);
-    this.saver?.unsaved.push(message);
+    this.conversation.add(message);
   }
 
   private commitPending(run: RunState): void {
@@ -668,7 +614,7 @@ export class Agent {
   private async *endFailed(run: RunState, err: unknown): AsyncGenerator<WireEvent, void, undefined> {
     const summary = this.cutSummary(run, true);
     run.streaming = false;
-    this.saver?.failed();
+    this.conversation.failed();
     const error = toPagentError(err);
     const params: ParamsOf<'RunError'> = { message: this.redact(error.message), code: error.code, where: error.where ?? 'llm' };
     if (error.status !== undefined) params.status = error.status;
@@ -679,34 +625,13 @@ export class Agent {
     yield { method: 'RunEnd', params: { ...summary, stop_reason: 'error', turn: run.turn } };
   }
 
-  /**
-   * Restores the stored conversation once, before the first run; returns the failure, if any. Waits for
-   * the saver to load: no message is added before it is there.
-   */
-  private async restore(): Promise<PagentError | undefined> {
-    const { saver, saverLoad } = this;
-    if (saver) return saver.restore();
-    if (!saverLoad) return undefined;
-    try {
-      // The first run may come before the saver has loaded: the stored conversation is read at once all
-      // the same, so that the run continues it as it is when the run starts.
-      const read = this.session.messages.length > 0 ? undefined : this.options.store!.load(this.currentSessionId!);
-      read?.catch(() => undefined); // handled by the saver
-      return (await saverLoad).restore(read);
-    } catch (err) {
-      // a store whose load throws at once, or a saver that could not be loaded
-      const message = `Could not restore session '${this.currentSessionId}': ${err instanceof Error ? err.message : String(err)}`;
-      return new PagentError(message, { code: err instanceof PagentError ? err.code : 'store', where: 'store', cause: err });
-    }
-  }
-
   /** Settles once every save queued so far has settled (saves run in the background, one at a time, in order). */
   async whenSaved(): Promise<void> {
-    await this.saver?.whenSaved();
+    await this.conversation.whenSaved();
   }
 
   /** Saves what the runs added, in the background (see {@link SessionSaver.queue}). */
   private queueSave(): void {
-    this.saver?.queue();
+    this.conversation.save();
   }
 }

@@ -10,6 +10,8 @@ export type { SessionJSON, CountTokens, SlidingWindowSessionOptions, CompactingS
 export { Agent } from './agent.js';
 export type { ToolHooks, BeforeToolHook, AfterToolHook, BeforeToolContext, AfterToolContext, BeforeToolDecision, AfterToolDecision } from './hooks.js';
 export type { AgentOptions, RunOptions, WireOptions, AgentModel, AgentModelEvent, AgentModelRequest, AgentModelStep, AgentStore } from './agent.js';
+export { RemoteAgent } from './remote/remote-agent.js';
+export type { RemoteAgentOptions, RemoteRunOptions, RemoteWireOptions, RemoteInterrupt, RemoteAnswer, RemoteInterruptHandler, RemoteProtocolName } from './remote/remote-agent.js';
 export { LLM } from './llm.js';
 export { createRedactor, isSecretLike, REDACTED } from './redact.js';
 export type { Redactor, StreamRedactor } from './redact.js';

@@ -144,6 +144,16 @@ export class SessionSaver {
     this.tip = undefined;
   }
 
+  /**
+   * After the conversation was replaced as a whole (a back end sent it): the next save rewrites the
+   * stored copy (with the store's `save`) instead of appending to it.
+   */
+  rewrite(): void {
+    this.unsaved = [];
+    this.saveWhole = true;
+    this.hasStored = true;
+  }
+
   /** After the agent kept the first `count` messages: the next save branches from the last one kept. */
   rewound(count: number): void {
     this.unsaved = [];

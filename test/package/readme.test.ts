@@ -18,7 +18,7 @@ describe('README', () => {
 
   it('has TypeScript samples in every section that shows code', () => {
     expect(blocks.map((b) => b.section)).toEqual(
-      expect.arrayContaining(['The event schema', 'Use 1 — `<pagent-chat>`', 'Use 2 — `WireClient`: a server\'s stream in TypeScript', 'Use 3 — `Agent`: a BYO-key agent in the browser', 'Sessions in IndexedDB', 'The server contract', 'React 19, Vue 3, Svelte 5']),
+      expect.arrayContaining(['The event schema', 'Use 1 — `<pagent-chat>`', 'Use 2 — `WireClient`: a server\'s stream in TypeScript', 'Use 3 — `Agent`: a BYO-key agent in the browser', 'Use 4 — `RemoteAgent`: talk to an AI SDK route or an AG-UI agent', 'Sessions in IndexedDB', 'The server contract', 'React 19, Vue 3, Svelte 5']),
     );
   });
 

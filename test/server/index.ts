@@ -5,6 +5,7 @@ import { wireRoutes, wireUpgrade } from './wire.js';
 import { llmRoutes } from './llm.js';
 import { replayRoutes } from './replay.js';
 import { mcpRoutes } from './mcp.js';
+import { remoteRoutes } from './remote.js';
 
 /** A route handler: returns false when the path is not its own. */
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
@@ -21,7 +22,8 @@ export const CORS_HEADERS = {
 //   /llm/*    test/server/llm.ts    (scripted OpenAI-compatible model: provider quirks, faults, retries)
 //   /replay/* test/server/replay.ts (the provider captures behind the pagent corpus, for parity)
 //   /mcp/*    test/server/mcp.ts    (MCP servers built with the official server SDK; own CORS)
-const handlers: RouteHandler[] = [wireRoutes, llmRoutes, replayRoutes, mcpRoutes];
+//   /remote/* test/server/remote.ts (an AI SDK route and an AG-UI agent that hold conversations)
+const handlers: RouteHandler[] = [wireRoutes, llmRoutes, replayRoutes, mcpRoutes, remoteRoutes];
 
 /** Routes shared by the globalSetup server and the same-origin Vite middleware. */
 export async function handleTestRoute(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
