@@ -102,12 +102,21 @@ export class ScrollController implements ReactiveController {
     this.el = this.content = undefined;
   }
 
-  /** Scrolls to the newest content and follows it again (smoothly unless reduced motion is asked for). */
+  /**
+   * Scrolls to the newest content and follows it again (smoothly unless reduced motion is asked for). At
+   * the end already (a send, usually: the new message is not drawn yet), it only keeps following: a
+   * smooth scroll there would not move, so its end would never come and following would wait for the
+   * fallback timer while the message and the answer grew below the fold.
+   */
   jumpToLatest(): void {
     const el = this.el;
     this.atBottom = true;
     this.host.requestUpdate();
     if (!el) return;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight <= this.threshold) {
+      this.onResize();
+      return;
+    }
     const reduce = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
     if (!reduce) {
       clearTimeout(this.jumping);

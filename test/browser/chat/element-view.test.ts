@@ -104,6 +104,40 @@ describe('<pagent-chat> scrolling', () => {
     await until(atBottom, 'the view to follow the new content');
   });
 
+  it('a send at the bottom keeps the newest content in view at every layout of the streamed answer (default motion)', async () => {
+    const el = await chatFixture((c) => (c.style.height = '300px'));
+    for (let i = 0; i < 12; i++) await pushAll(el, textRun(`question ${i}`, [`answer ${i}\n\nwith a second paragraph`]));
+    const log = $(el, '[part="timeline"]')!;
+    const gap = (): number => log.scrollHeight - log.scrollTop - log.clientHeight;
+    await until(() => gap() <= 24, 'the view to follow to the bottom');
+    expect(matchMedia('(prefers-reduced-motion: reduce)').matches).toBe(false);
+    // an agent that streams its answer a delta per frame
+    const deltas = 40;
+    el.agent = {
+      async *events(input) {
+        yield { method: 'RunBegin', params: { user_input: typeof input === 'string' ? input : '' } };
+        yield { method: 'TurnBegin', params: { turn: 0 } };
+        for (let i = 0; i < deltas; i++) {
+          await new Promise((r) => requestAnimationFrame(r));
+          yield { method: 'TextDelta', params: { text: `line ${i}\n\n` } };
+        }
+        yield { method: 'RunEnd', params: { ...END, content: 'done' } };
+      },
+    };
+    // measured after the view's own follow of each layout (resize observers run in the order they were made)
+    const gaps: number[] = [];
+    const content = log.firstElementChild!;
+    const observer = new ResizeObserver(() => gaps.push(gap()));
+    observer.observe(content);
+    el.send('stream please');
+    await until(() => !el.streaming, 'the run to end');
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    observer.disconnect();
+    expect(gaps.length).toBeGreaterThan(deltas / 2);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(1);
+    expect($(el, '[part="jump-button"]')).toBeNull();
+  });
+
   it('follows without reading layout per update: at most one scroll write per frame', async () => {
     const el = await chatFixture((c) => (c.style.height = '300px'));
     await pushAll(el, textRun('q', ['start']));
