@@ -339,7 +339,7 @@ export class Agent {
     await this.whenSaved();
     const kept = this.session.messages.slice(0, count);
     this.session.clear();
-    this.session.append(...kept);
+    for (const message of kept) this.session.append(message);
     this.saver?.rewound(count);
   }
 
