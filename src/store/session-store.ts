@@ -17,13 +17,13 @@ import {
   EXPORT_FORMAT,
   RECORD_VERSION,
   exportProblem,
-  messagesProblem,
   sessionRecordProblem,
   titleFrom,
   type SessionExport,
   type SessionRecord,
 } from './records.js';
 import { Session } from '../agent/session.js';
+import { messagesProblem } from './message-checks.js';
 import { blobRange, nameQuotaAttachment, putMessage } from './attachment-blobs.js';
 import { messageKey, messageRange, placeOf, readTree, sessionKey, upgradeRecord, type TreeRecord } from './read-tree.js';
 import { activePath, choicesFor, childrenOf, leafBelow, type SessionTree } from './tree.js';
