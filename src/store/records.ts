@@ -73,7 +73,23 @@ export const EXPORT_FORMAT = 'pagent-web/session';
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
-const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+/** The farthest a `Date` reaches from the epoch, in milliseconds (ECMAScript's time value range). */
+export const MAX_TIME = 8.64e15;
+
+/**
+ * True for a time the store keeps: whole epoch milliseconds that a `Date` can hold, so that every stored
+ * time formats as a date (`1e300` is a finite number, but `new Date(1e300)` is an Invalid Date).
+ */
+export const isTime = (v: unknown): v is number => Number.isSafeInteger(v) && Math.abs(v as number) <= MAX_TIME;
+
+/** Says which of a record's or file's two times is not a {@link isTime} time, or `undefined`. */
+function timesProblem(r: Record<string, unknown>): string | undefined {
+  for (const field of ['createdAt', 'updatedAt']) {
+    const v = r[field];
+    if (!isTime(v)) return `${field} is not a time (whole epoch milliseconds within ±${MAX_TIME}): ${typeof v === 'number' ? String(v) : typeof v}`;
+  }
+  return undefined;
+}
 
 /** True for a known {@link SessionKind}. */
 export function isSessionKind(v: unknown): v is SessionKind {
@@ -86,7 +102,8 @@ export function sessionRecordProblem(r: unknown, id: string): string | undefined
   if (r.version !== 1 && r.version !== 2) return `the session record has schema version ${String(r.version)}, expected 1 or 2`;
   if (r.id !== id) return 'the session record belongs to another id';
   if (typeof r.title !== 'string') return 'the title is not a string';
-  if (!isTime(r.createdAt) || !isTime(r.updatedAt)) return 'the timestamps are not numbers';
+  const times = timesProblem(r);
+  if (times) return `the session record's ${times}`;
   if (!isCount(r.messageCount) || !isCount(r.revision)) return 'the message count or revision is not a count';
   if (!isSessionKind(r.kind)) return 'the session kind is unknown';
   if (r.systemPrompt !== undefined && typeof r.systemPrompt !== 'string') return 'the system prompt is not a string';
@@ -113,7 +130,8 @@ export function exportProblem(f: unknown): string | undefined {
   if (f.version !== 1 && f.version !== 2) return `the export has version ${String(f.version)}, expected 1 or 2`;
   if (typeof f.id !== 'string' || f.id === '') return 'the export has no session id';
   if (typeof f.title !== 'string') return 'the title is not a string';
-  if (!isTime(f.createdAt) || !isTime(f.updatedAt)) return 'the timestamps are not numbers';
+  const times = timesProblem(f);
+  if (times) return `the export's ${times}`;
   const s = f.session;
   if (!isObject(s)) return 'the export has no session';
   if (s.version !== 1) return `the session has version ${String(s.version)}, expected 1`;

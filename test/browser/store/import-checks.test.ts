@@ -1,5 +1,5 @@
 // What an import may bring in: only what the store itself writes (hostile files are refused whole, with
-// nothing written); and records stored before these checks.
+// nothing written) and times a Date can hold; and records stored before these checks.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSessionStore, type SessionStore } from '../../../src/store/index.js';
 import { StoreError } from '../../../src/errors.js';
@@ -124,6 +124,49 @@ describe('store writes take only the messages it writes', () => {
     expect((await rejection(store.append('s', extra))).message).toMatch(/message 0: user message has an unknown field "audio"/);
     expect((await rejection(store.save('s', { toJSON: () => ({ version: 1, kind: 'session', systemPrompt: undefined, messages: extra }) }))).reason).toBe('invalid');
     expect(await rawEntries(store.name)).toEqual(before);
+  });
+});
+
+describe('times', () => {
+  const times: Array<[string, unknown]> = [
+    ['1e300', 1e300],
+    ['-1e300', -1e300],
+    ['past the Date range', 8.64e15 + 1],
+    ['a fraction', 1_700_000_000_000.5],
+    ['a string', '2024-01-01'],
+  ];
+  for (const [what, value] of times) {
+    it(`refuses an import whose updatedAt is ${what}, writing nothing`, async () => {
+      const store = open();
+      await store.append('kept', turn(0));
+      const before = await rawEntries(store.name);
+      const err = await rejection(store.import(file(turn(1), { updatedAt: value })));
+      expect(err.reason).toBe('invalid');
+      expect(err.message).toMatch(/^Session store import failed: the export's updatedAt is not a time \(whole epoch milliseconds within ±8640000000000000\)/);
+      expect(await rawEntries(store.name)).toEqual(before);
+    });
+  }
+
+  it('takes the ends of the Date range', async () => {
+    const store = open();
+    const id = await store.import(file(turn(1), { createdAt: -8.64e15, updatedAt: 8.64e15 }));
+    expect((await store.list()).find((x) => x.id === id)).toMatchObject({ createdAt: -8.64e15, updatedAt: 8.64e15 });
+  });
+
+  it('lists a stored record of an older version with updatedAt 1e300 as corrupt; the others read and it deletes', async () => {
+    const store = open();
+    await store.append('good', turn(0));
+    await store.append('bad', turn(1));
+    const [, record] = (await rawEntries(store.name)).find(([key]) => JSON.stringify(key) === '["session","bad"]')!;
+    await plant(store.name, ['session', 'bad'], { ...(record as object), updatedAt: 1e300 });
+    const list = await store.list();
+    expect(list.map((x) => [x.id, x.corrupt ?? false])).toEqual([['good', false], ['bad', true]]);
+    const err = await rejection(store.load('bad'));
+    expect(err.reason).toBe('corrupt');
+    expect(err.message).toMatch(/updatedAt is not a time/);
+    expect((await store.load('good'))!.messages).toEqual(turn(0));
+    await store.delete('bad');
+    expect((await store.list()).map((x) => x.id)).toEqual(['good']);
   });
 });
 
