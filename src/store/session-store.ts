@@ -212,6 +212,11 @@ export interface AppendOptions {
   parent?: number | null;
 }
 
+/** The text without the one byte-order mark an editor may have written first (JSON itself has none). */
+function withoutBom(text: string): string {
+  return typeof text === 'string' && text.startsWith('\uFEFF') ? text.slice(1) : text;
+}
+
 function newId(): string {
   const c = globalThis.crypto;
   if (c && typeof c.randomUUID === 'function') return c.randomUUID();
@@ -502,7 +507,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     async import(json) {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(json);
+        parsed = JSON.parse(withoutBom(json));
       } catch (err) {
         throw new StoreError('invalid', `Session store import failed: the file is not JSON (${describe(err)})`, { cause: err });
       }

@@ -47,7 +47,8 @@ function sizeText(bytes: number, locale: string): string {
 function importProblem(text: string, s: ConversationStrings): string {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    // as the store reads it: one byte-order mark first is not part of the JSON
+    parsed = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch {
     return s.importNotJson;
   }

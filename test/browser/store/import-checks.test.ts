@@ -1,5 +1,5 @@
 // What an import may bring in: only what the store itself writes (hostile files are refused whole, with
-// nothing written) and times a Date can hold; and records stored before these checks.
+// nothing written), times a Date can hold, a byte-order mark; and records stored before these checks.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSessionStore, type SessionStore } from '../../../src/store/index.js';
 import { StoreError } from '../../../src/errors.js';
@@ -167,6 +167,18 @@ describe('times', () => {
     expect((await store.load('good'))!.messages).toEqual(turn(0));
     await store.delete('bad');
     expect((await store.list()).map((x) => x.id)).toEqual(['good']);
+  });
+});
+
+describe('a byte-order mark', () => {
+  it('is read past when the file starts with one, and only one', async () => {
+    const store = open();
+    await store.append('c', turn(0));
+    const json = await store.export('c');
+    const other = open();
+    expect(await other.import(`\uFEFF${json}`)).toBe('c');
+    expect((await other.load('c'))!.messages).toEqual(turn(0));
+    expect((await rejection(other.import(`\uFEFF\uFEFF${json}`))).message).toMatch(/the file is not JSON/);
   });
 });
 
