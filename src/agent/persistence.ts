@@ -70,7 +70,7 @@ export class SessionSaver {
     try {
       if (session.messages.length === 0) {
         const saved = await (read ?? this.store.load(sessionId));
-        if (saved) session.append(...saved.messages);
+        for (const message of saved?.messages ?? []) session.append(message);
         this.seqs = saved?.seqs ? [...saved.seqs] : [];
         this.tip = this.seqs.at(-1);
         this.hasStored = saved !== undefined;

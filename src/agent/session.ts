@@ -88,9 +88,13 @@ export class Session {
     return this.history;
   }
 
-  /** Appends messages to the history. */
+  /**
+   * Appends messages to the history. A long list (a stored conversation of any size) is added one message
+   * a call, in a loop: spreading it into one call fails past the engine's limit on arguments (a
+   * `RangeError`, from about 80,000 messages in Chromium).
+   */
   append(...messages: ChatMessage[]): void {
-    this.history.push(...messages);
+    for (const message of messages) this.history.push(message);
   }
 
   /** Removes every message (the system prompt stays). */
@@ -123,7 +127,7 @@ export class Session {
 
   /**
    * Rebuilds a session from {@link Session.toJSON} output. Always a plain `Session` (a sliding window or a
-   * compacting session needs its options: create it, then `append(...Session.fromJSON(json).messages)`).
+   * compacting session needs its options: create it, then append each of `Session.fromJSON(json).messages`).
    *
    * @throws {TypeError} when `json` is not a version-1 session.
    */
@@ -132,7 +136,7 @@ export class Session {
       throw new TypeError('Session.fromJSON: not a version 1 session');
     }
     const session = new Session(json.systemPrompt ?? undefined);
-    session.append(...json.messages);
+    for (const message of json.messages) session.append(message);
     return session;
   }
 }

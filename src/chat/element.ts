@@ -203,9 +203,9 @@ export class PagentChat extends LitElement {
    * pasted and dropped files. @defaultValue images and text-like files
    */
   @property() accept = 'image/*,text/*,.md,.csv,.json,.jsonl,.yaml,.yml,.toml,.log,.py,.js,.ts,.tsx,.go,.rs,.java,.c,.cpp,.h,.sh,.sql';
-  /** Largest file the composer takes, in bytes. @defaultValue 20 MB */
+  /** Largest file the composer takes, in bytes. @defaultValue 20 MiB */
   @property({ attribute: false }) maxAttachmentBytes = 20 * 1024 * 1024;
-  /** Largest total of one message's files as sent (after scaling), in bytes. @defaultValue 50 MB */
+  /** Largest total of one message's files as sent (after scaling), in bytes. @defaultValue 50 MiB */
   @property({ attribute: false }) maxTotalAttachmentBytes = 50 * 1024 * 1024;
   /** Images are scaled down to this many pixels on their longer side before sending. @defaultValue 2048 */
   @property({ attribute: false }) maxImageSide = 2048;

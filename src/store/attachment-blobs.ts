@@ -139,20 +139,16 @@ export async function restoreMessage(record: MessageRecord, blobs: ReadonlyMap<n
   return { role: 'user', content };
 }
 
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
 function describeAttachment(part: UserContentPart, data: string): string {
-  const size = formatBytes(dataUrlBytes(data));
+  // the exact count: a developer reads it beside the quota, and no unit (MB or MiB) can be misread
+  const size = `${dataUrlBytes(data).toLocaleString('en')} bytes`;
   return part.type === 'file' ? `the attachment "${part.file.filename}" (${size})` : `an image attachment (${size})`;
 }
 
 /**
  * The largest attachment among messages being written, described for an error message
- * (`the attachment "notes.pdf" (1.2 MB)`, or `an image attachment (3.4 MB) in message 2`), or `undefined`.
+ * (`the attachment "notes.pdf" (1,258,291 bytes)`, or `an image attachment (3,565,158 bytes) in message 2`), or
+ * `undefined`.
  */
 export function largestAttachment(messages: readonly ChatMessage[]): string | undefined {
   let best: { text: string; bytes: number } | undefined;

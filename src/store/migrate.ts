@@ -27,16 +27,23 @@ function eachRecord(store: IDBObjectStore, range: IDBKeyRange, visit: (cursor: I
 /**
  * Rewrites every readable version 1 session and message record as version 2 and resolves with how many
  * records it rewrote. An unreadable record is left as it is (loading its session reports it as corrupt).
+ * The message records are visited only when a session record of version 1 is found: version 1 code writes
+ * its session record with every message, so without one there is no message to upgrade, and a store of
+ * 100,000 messages is not read whole each time a page opens it.
  */
 export async function migrateRecords(store: IDBObjectStore): Promise<number> {
   let rewritten = 0;
+  let older = false;
   await eachRecord(store, ALL_SESSIONS(), (cursor) => {
     const value = cursor.value as SessionRecord;
     const id = (cursor.key as [string, string])[1];
-    if (value?.version !== 1 || sessionRecordProblem(value, id)) return;
+    if (value?.version !== 1) return;
+    older = true;
+    if (sessionRecordProblem(value, id)) return;
     cursor.update(upgradeRecord(value));
     rewritten += 1;
   });
+  if (!older) return rewritten;
   await eachRecord(store, ALL_MESSAGES(), (cursor) => {
     const value = cursor.value as MessageRecord;
     if (value?.version !== 1 || messageRecordProblem(value)) return;

@@ -1,11 +1,13 @@
 /**
  * Reading a stored conversation tree inside a transaction: the session record, every message record and
- * attachment of the session, checked and put back together. Version 1 records read as a single path.
+ * attachment of the session, checked and put back together. Version 1 records read as a single path;
+ * fields the store does not write (in records stored before it checked them) are left out.
  */
 import { promisifyRequest } from 'idb-keyval';
 import type { ChatMessage } from '../agent/messages.js';
 import { StoreError } from '../errors.js';
 import { blobRange, restoreMessage, type BlobKey } from './attachment-blobs.js';
+import { storedMessage } from './message-checks.js';
 import { RECORD_VERSION, messageRecordProblem, sessionRecordProblem, type MessageRecord, type SessionRecord } from './records.js';
 import type { SessionTree, TreeNode } from './tree.js';
 
@@ -70,7 +72,7 @@ export async function readTree(
     if (parent !== null && parent >= i) throw corrupt(`message ${i} follows a later message`);
     let message: ChatMessage;
     try {
-      message = await restoreMessage(value, blobs.get(i), i);
+      message = storedMessage(await restoreMessage(value, blobs.get(i), i));
     } catch (err) {
       throw corrupt(err instanceof Error ? err.message : String(err));
     }

@@ -3,7 +3,8 @@
  * structured-clone data with a schema `version`, so a newer library can read (or refuse) older data.
  */
 import type { ChatMessage } from '../agent/messages.js';
-import { partsProblem, partsTranscript } from '../agent/content-parts.js';
+import { partsTranscript } from '../agent/content-parts.js';
+import { conversationProblem, followCalls, messageProblem, unansweredProblem, type OpenCalls } from './message-checks.js';
 import type { SessionTree } from './tree.js';
 
 /**
@@ -71,64 +72,28 @@ export const EXPORT_FORMAT = 'pagent-web/session';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** The farthest a `Date` reaches from the epoch, in milliseconds (ECMAScript's time value range). */
+export const MAX_TIME = 8.64e15;
+
+/**
+ * True for a time the store keeps: whole epoch milliseconds that a `Date` can hold, so that every stored
+ * time formats as a date (`1e300` is a finite number, but `new Date(1e300)` is an Invalid Date).
+ */
+export const isTime = (v: unknown): v is number => Number.isSafeInteger(v) && Math.abs(v as number) <= MAX_TIME;
+
+/** Says which of a record's or file's two times is not a {@link isTime} time, or `undefined`. */
+function timesProblem(r: Record<string, unknown>): string | undefined {
+  for (const field of ['createdAt', 'updatedAt']) {
+    const v = r[field];
+    if (!isTime(v)) return `${field} is not a time (whole epoch milliseconds within ±${MAX_TIME}): ${typeof v === 'number' ? String(v) : typeof v}`;
+  }
+  return undefined;
+}
 
 /** True for a known {@link SessionKind}. */
 export function isSessionKind(v: unknown): v is SessionKind {
   return v === 'session' || v === 'sliding-window' || v === 'compacting';
-}
-
-function toolCallProblem(call: unknown): string | undefined {
-  if (!isObject(call)) return 'a tool call is not an object';
-  if (typeof call.id !== 'string') return 'a tool call has no string id';
-  if (call.type !== 'function') return 'a tool call type is not "function"';
-  const fn = call.function;
-  if (!isObject(fn) || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') {
-    return 'a tool call has no function {name, arguments}';
-  }
-  return undefined;
-}
-
-/** Says what is wrong with a chat message, or `undefined` when it is a valid {@link ChatMessage}. */
-export function messageProblem(m: unknown): string | undefined {
-  if (!isObject(m)) return 'not an object';
-  switch (m.role) {
-    case 'system':
-      return typeof m.content === 'string' ? undefined : 'system content is not a string';
-    case 'user': {
-      if (typeof m.content === 'string') return undefined;
-      const problem = partsProblem(m.content);
-      return problem && `user ${problem}`;
-    }
-    case 'assistant': {
-      if (typeof m.content !== 'string' && m.content !== null) return 'assistant content is not a string or null';
-      if (m.reasoning_content !== undefined && typeof m.reasoning_content !== 'string') {
-        return 'reasoning_content is not a string';
-      }
-      if (m.tool_calls === undefined) return undefined;
-      if (!Array.isArray(m.tool_calls)) return 'tool_calls is not an array';
-      for (const call of m.tool_calls) {
-        const problem = toolCallProblem(call);
-        if (problem) return problem;
-      }
-      return undefined;
-    }
-    case 'tool':
-      if (typeof m.tool_call_id !== 'string') return 'tool message has no tool_call_id';
-      return typeof m.content === 'string' ? undefined : 'tool content is not a string';
-    default:
-      return 'unknown role';
-  }
-}
-
-/** Says what is wrong with a list of messages (naming the first bad index), or `undefined`. */
-export function messagesProblem(messages: unknown): string | undefined {
-  if (!Array.isArray(messages)) return 'messages is not an array';
-  for (let i = 0; i < messages.length; i++) {
-    const problem = messageProblem(messages[i]);
-    if (problem) return `message ${i}: ${problem}`;
-  }
-  return undefined;
 }
 
 /** Says what is wrong with a stored meta record, or `undefined`. */
@@ -137,7 +102,8 @@ export function sessionRecordProblem(r: unknown, id: string): string | undefined
   if (r.version !== 1 && r.version !== 2) return `the session record has schema version ${String(r.version)}, expected 1 or 2`;
   if (r.id !== id) return 'the session record belongs to another id';
   if (typeof r.title !== 'string') return 'the title is not a string';
-  if (!isTime(r.createdAt) || !isTime(r.updatedAt)) return 'the timestamps are not numbers';
+  const times = timesProblem(r);
+  if (times) return `the session record's ${times}`;
   if (!isCount(r.messageCount) || !isCount(r.revision)) return 'the message count or revision is not a count';
   if (!isSessionKind(r.kind)) return 'the session kind is unknown';
   if (r.systemPrompt !== undefined && typeof r.systemPrompt !== 'string') return 'the system prompt is not a string';
@@ -154,7 +120,7 @@ export function messageRecordProblem(r: unknown): string | undefined {
   if (r.version !== 1 && r.version !== 2) return `the message record has schema version ${String(r.version)}, expected 1 or 2`;
   if (r.version === 2 && !((r.parent === null || isCount(r.parent)) && isCount(r.depth))) return 'the parent or depth is not a count';
   if (r.blobs !== undefined && !(Array.isArray(r.blobs) && r.blobs.every(isCount))) return 'the attachment list is not a list of part indices';
-  return messageProblem(r.message);
+  return messageProblem(r.message, true);
 }
 
 /** Says what is wrong with a parsed export file, or `undefined` when it is a valid {@link SessionExport}. */
@@ -164,25 +130,37 @@ export function exportProblem(f: unknown): string | undefined {
   if (f.version !== 1 && f.version !== 2) return `the export has version ${String(f.version)}, expected 1 or 2`;
   if (typeof f.id !== 'string' || f.id === '') return 'the export has no session id';
   if (typeof f.title !== 'string') return 'the title is not a string';
-  if (!isTime(f.createdAt) || !isTime(f.updatedAt)) return 'the timestamps are not numbers';
+  const times = timesProblem(f);
+  if (times) return `the export's ${times}`;
   const s = f.session;
   if (!isObject(s)) return 'the export has no session';
   if (s.version !== 1) return `the session has version ${String(s.version)}, expected 1`;
   if (!isSessionKind(s.kind)) return 'the session kind is unknown';
   if (s.systemPrompt !== undefined && typeof s.systemPrompt !== 'string') return 'the system prompt is not a string';
-  return messagesProblem(s.messages) ?? (f.version === 2 ? treeProblem(f.tree) : undefined);
+  return conversationProblem(s.messages) ?? (f.version === 2 ? treeProblem(f.tree) : undefined);
 }
 
 /** Says what is wrong with an export's tree, or `undefined`. */
 function treeProblem(t: unknown): string | undefined {
   if (!isObject(t) || !Array.isArray(t.nodes)) return 'the export of version 2 has no tree';
   const nodes = t.nodes as unknown[];
+  // the tool calls waiting after each node, along its branch (a parent comes before its children)
+  const open: OpenCalls[] = [];
+  const hasChild: boolean[] = [];
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i];
     if (!isObject(n) || n.seq !== i) return `tree node ${i} is not message ${i}`;
     if (!(n.parent === null || (isCount(n.parent) && n.parent < i))) return `tree node ${i} has no parent before it`;
     const problem = messageProblem(n.message);
     if (problem) return `tree node ${i}: ${problem}`;
+    if (n.parent !== null) hasChild[n.parent] = true;
+    const step = followCalls(n.parent === null ? undefined : open[n.parent], n.message as ChatMessage, i, 'tree node');
+    if ('problem' in step) return `tree node ${i}: ${step.problem}`;
+    open.push(step.open);
+  }
+  for (let i = 0; i < nodes.length; i++) {
+    const waiting = hasChild[i] ? undefined : unansweredProblem(open[i], 'tree node');
+    if (waiting) return waiting;
   }
   if (!(t.head === -1 || (isCount(t.head) && t.head < nodes.length))) return 'the tree head is not one of its nodes';
   if (!isObject(t.choices) || !Object.values(t.choices).every(isCount)) return 'the tree choices are not counts';

@@ -50,7 +50,9 @@ const fill = (template: string, name: string): string => template.replace('{name
 
 /** A fenced block whose fence is longer than any backtick run inside, so the content cannot close it. */
 function fence(text: string, info = ''): string {
-  const longest = Math.max(2, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  // a loop, not Math.max(...runs): a text of many backtick runs would pass the engine's limit on arguments
+  let longest = 2;
+  for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
   const bar = '`'.repeat(longest + 1);
   return `${bar}${info}\n${text}\n${bar}`;
 }

@@ -17,13 +17,13 @@ import {
   EXPORT_FORMAT,
   RECORD_VERSION,
   exportProblem,
-  messagesProblem,
   sessionRecordProblem,
   titleFrom,
   type SessionExport,
   type SessionRecord,
 } from './records.js';
 import { Session } from '../agent/session.js';
+import { messagesProblem } from './message-checks.js';
 import { blobRange, nameQuotaAttachment, putMessage } from './attachment-blobs.js';
 import { messageKey, messageRange, placeOf, readTree, sessionKey, upgradeRecord, type TreeRecord } from './read-tree.js';
 import { activePath, choicesFor, childrenOf, leafBelow, type SessionTree } from './tree.js';
@@ -210,6 +210,11 @@ export interface AppendOptions {
    * which becomes the active path; the other branches stay. @defaultValue the active path's last message
    */
   parent?: number | null;
+}
+
+/** The text without the one byte-order mark an editor may have written first (JSON itself has none). */
+function withoutBom(text: string): string {
+  return typeof text === 'string' && text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
 function newId(): string {
@@ -502,7 +507,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     async import(json) {
       let parsed: unknown;
       try {
-        parsed = JSON.parse(json);
+        parsed = JSON.parse(withoutBom(json));
       } catch (err) {
         throw new StoreError('invalid', `Session store import failed: the file is not JSON (${describe(err)})`, { cause: err });
       }

@@ -103,7 +103,7 @@ describe('session store attachments in real pages', () => {
         return { error, kept, keys };
       });
       expect(result.error).toMatchObject({ name: 'StoreError', reason: 'quota' });
-      expect(result.error!.message).toContain('"holiday-photos.pdf" (4.0 MB)');
+      expect(result.error!.message).toContain('"holiday-photos.pdf" (4,194,304 bytes)');
       expect(result.error!.message).toMatch(/append "kept".*quota/);
       expect(result.kept).toEqual([
         { role: 'user', content: [{ type: 'text', text: 'small 🐜' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] },

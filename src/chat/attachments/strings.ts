@@ -3,6 +3,7 @@
  * not the element's bundle; each can be overridden through the element's `strings` like any other string.
  */
 import type { LocaleName, PagentChatStrings } from '../i18n.js';
+import { formatByteSize } from '../byte-size.js';
 
 /** How a text-like file's part starts (the same literal as in `parts.ts`, which the element's bundle holds). */
 export const FILE_OPEN = '<file name="';
@@ -64,14 +65,5 @@ export function attachmentStrings(locale: string, strings: PagentChatStrings): A
   return out;
 }
 
-/** A byte count for people: `512 B`, `1.5 kB`, `20 MB` (powers of 1,024, the locale's digits). */
-export function formatSize(bytes: number, locale: string): string {
-  const units = ['B', 'kB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toLocaleString(locale, { maximumFractionDigits: unit === 0 || value >= 10 ? 0 : 1 })} ${units[unit]}`;
-}
+/** A byte count for people (`512 B`, `4.9 KiB`, `20 MiB`): the one formatting of sizes, see `formatByteSize`. */
+export const formatSize = formatByteSize;

@@ -7,6 +7,7 @@ import type { TemplateResult, html as litHtml, nothing as litNothing } from 'lit
 import type { ReactiveControllerHost } from 'lit';
 import type { SessionSearchHit, SessionSearchOptions } from '../../store/session-search.js';
 import { conversationToMarkdown } from '../../store/session-markdown.js';
+import { formatByteSize } from '../byte-size.js';
 import type { LocaleName, PagentChatStrings } from '../i18n.js';
 import { conversationStrings, fill, markdownLabels, type ConversationStrings } from './strings.js';
 import { download, fileNameFor } from './file-name.js';
@@ -33,21 +34,18 @@ export interface ToolsOwner {
   error(err: unknown): void;
 }
 
-/** Largest file the import takes. */
+/** Largest file the import takes: 50 MiB. */
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 const DEBOUNCE_MS = 150;
 const download16 = 'M8 2.5v8M4.8 7.5 8 10.7l3.2-3.2M3 13.5h10';
 const import16 = 'M8 13.5v-8M4.8 8.5 8 5.3l3.2 3.2M3 2.5h10';
 
-function sizeText(bytes: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 }).format(bytes / 1_000_000);
-}
-
 /** The import failure's sentence, worked out from the file's text once the store refused it. */
 function importProblem(text: string, s: ConversationStrings): string {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    // as the store reads it: one byte-order mark first is not part of the JSON
+    parsed = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch {
     return s.importNotJson;
   }
@@ -313,7 +311,7 @@ export class ConversationTools {
     this.importError = '';
     this.update();
     if (file.size > MAX_IMPORT_BYTES) {
-      this.importError = fill(s.importTooLarge, { name: file.name, size: sizeText(file.size, locale), max: sizeText(MAX_IMPORT_BYTES, locale) });
+      this.importError = fill(s.importTooLarge, { name: file.name, size: formatByteSize(file.size, locale), max: formatByteSize(MAX_IMPORT_BYTES, locale) });
       this.update();
       return;
     }

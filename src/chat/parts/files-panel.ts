@@ -2,6 +2,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { PagentChatStrings } from '../i18n.js';
+import { formatByteSize } from '../byte-size.js';
 
 /** One file as the panel shows it. */
 export interface FileView {
@@ -17,17 +18,6 @@ export interface FilesPanelView {
   readonly onDelete: (path: string) => void;
 }
 
-function formatSize(bytes: number, locale: string): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
-}
-
 /** The panel: a disclosure with one row per file (file names are shown as text, never as markup). */
 export function renderFilesPanel(view: FilesPanelView, locale: string): TemplateResult {
   const s = view.strings;
@@ -39,7 +29,7 @@ export function renderFilesPanel(view: FilesPanelView, locale: string): Template
       : html`<ul class="files-list" aria-label=${s.files}>
           ${repeat(view.files, (f) => f.path, (f) => html`<li part="file" class="file">
             <span class="file-path" title=${f.path}>${f.path}</span>
-            <span class="file-size">${formatSize(f.size, locale)}</span>
+            <span class="file-size">${formatByteSize(f.size, locale)}</span>
             <button part="file-download" type="button" class="secondary icon" aria-label=${s.downloadFile.replace('{name}', f.path)} title=${s.downloadFile.replace('{name}', f.path)} @click=${() => view.onDownload(f.path)}>↓</button>
             <button part="file-delete" type="button" class="secondary icon" aria-label=${s.deleteFile.replace('{name}', f.path)} title=${s.deleteFile.replace('{name}', f.path)} @click=${() => view.onDelete(f.path)}>✕</button>
           </li>`)}

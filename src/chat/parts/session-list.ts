@@ -32,10 +32,12 @@ function icon(paths: TemplateResult): TemplateResult {
 
 /**
  * When a conversation was last written, short: the time today, the day and month this year, else the
- * date; in the element's locale.
+ * date; in the element's locale. A time that is no date (`NaN`, `1e300`: a store may hold one from an
+ * older import, or any store may return one) gives `""`, so one record never stops the list from drawing.
  */
 export function formatUpdated(updatedAt: number, locale: string, now = Date.now()): string {
-  const date = new Date(updatedAt);
+  const date = new Date(typeof updatedAt === 'number' ? updatedAt : NaN);
+  if (Number.isNaN(date.getTime())) return '';
   const today = new Date(now);
   const sameDay = date.toDateString() === today.toDateString();
   const options: Intl.DateTimeFormatOptions = sameDay

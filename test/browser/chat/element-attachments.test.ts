@@ -197,7 +197,7 @@ describe('<pagent-chat> attachment limits and errors', () => {
     await until(() => $(el, '[part~="attachment-error"]') !== null, 'the refusals');
     const sentences = $$(el, '[part~="attachment-error"] p').map((p) => p.textContent);
     expect(sentences).toEqual([
-      '“huge.txt” is 4.9 kB: files can be at most 1,000 B.',
+      '“huge.txt” is 4.9 KiB: files can be at most 1,000 B.',
       '“archive.zip” is not a type of file this chat takes.',
       '“broken.png” could not be read.',
       '“café.txt” could not be read.',

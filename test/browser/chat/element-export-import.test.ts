@@ -154,7 +154,7 @@ describe('importing into the list', () => {
       [new File([JSON.stringify({ hello: 1 })], 'other.json'), '“other.json” is not an exported conversation.'],
       [new File([JSON.stringify({ ...good, version: 3 })], 'future.json'), '“future.json” comes from a newer version and cannot be read here.'],
       [new File([JSON.stringify(broken)], 'broken.json'), '“broken.json” is damaged and was not imported.'],
-      [big, '“huge.json” is 52.4 MB: files to import can be at most 52.4 MB.'],
+      [big, '“huge.json” is 50.1 MiB: files to import can be at most 50 MiB.'],
     ];
     for (const [file, message] of cases) {
       pick(el, file);

@@ -101,3 +101,30 @@ describe('record version 1 data', () => {
 function activeTexts(session: { messages: readonly { content: unknown }[] } | undefined): unknown[] {
   return session!.messages.map((m) => m.content);
 }
+
+describe('a database of version 2 records', () => {
+  it('is not read message by message when a store first opens it (no version 1 session record to upgrade)', async () => {
+    const name = uniqueName('v2');
+    const writer = createSessionStore({ name });
+    opened.push(writer);
+    for (const id of ['a', 'b']) {
+      await writer.append(id, Array.from({ length: 150 }, (_, i) => ({ role: 'user' as const, content: `${id} ${i}` })));
+    }
+    writer.close();
+    const visited = { continues: 0 };
+    const original = IDBCursor.prototype.continue;
+    IDBCursor.prototype.continue = function (this: IDBCursor, key?: IDBValidKey) {
+      visited.continues += 1;
+      return original.call(this, key);
+    };
+    try {
+      const store = createSessionStore({ name });
+      opened.push(store);
+      expect((await store.list()).map((s) => s.messageCount)).toEqual([150, 150]);
+    } finally {
+      IDBCursor.prototype.continue = original;
+    }
+    // the two session records, not the 300 message records
+    expect(visited.continues).toBe(2);
+  });
+});

@@ -62,6 +62,14 @@ describe('Session', () => {
     expect(() => Session.fromJSON({ version: 2 } as never)).toThrow(TypeError);
   });
 
+  it('rebuilds a session of 200,000 messages from JSON (no spread of the list into one call)', async () => {
+    const messages = Array.from({ length: 200_000 }, (_, i) => (i % 2 === 0 ? user(`q${i}`) : answer(`a${i}`)));
+    const copy = Session.fromJSON({ version: 1, kind: 'session', systemPrompt: 'sys', messages });
+    expect(copy.messages).toHaveLength(200_000);
+    expect(copy.messages[199_999]).toBe(messages[199_999]);
+    expect(await copy.requestMessages()).toHaveLength(200_001);
+  });
+
   it('keeps toJSON a copy that later appends do not change', () => {
     const session = new Session();
     const json = session.toJSON();

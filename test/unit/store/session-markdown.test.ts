@@ -58,6 +58,13 @@ describe('conversationToMarkdown', () => {
     expect(md).toContain('## 助手\n\n> **推理**\n> look first\n> then answer\n\n**工具调用：look**');
   });
 
+  it('fences a tool result of 200,000 backtick runs (a longer fence than its longest run)', () => {
+    const result = '`a'.repeat(199_999) + '````b';
+    const md = conversationToMarkdown({ messages: [{ role: 'tool', tool_call_id: 'c1', content: result }] });
+    const bar = '`'.repeat(5);
+    expect(md).toContain(`\n\n${bar}\n${result}\n${bar}\n`);
+  });
+
   it('writes an empty conversation as just its title', () => {
     expect(conversationToMarkdown({ title: 'Empty', messages: [] })).toBe('# Empty\n');
   });
