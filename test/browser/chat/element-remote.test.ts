@@ -47,7 +47,7 @@ afterAll(async () => {
     }
   }
   // exactly the requests the tests above make: none lost, none sent twice
-  expect(counted).toEqual({ 'ai-sdk': 25, 'ag-ui': 52 });
+  expect(counted).toEqual({ 'ai-sdk': 25, 'ag-ui': 54 });
 });
 
 const stores: SessionStore[] = [];
@@ -361,6 +361,15 @@ describe("<pagent-chat> with a RemoteAgent: an AG-UI agent's questions and state
     await userEvent.click($(el, '[part="question-submit"]')!);
     await until(() => lastAnswerIs(el, 'Got {"name":"Ada","address":{"city":"Lyon"}}.'), 'the answer');
     expect(await resumeOf(agent.sessionId)).toEqual([{ interruptId: expect.any(String), status: 'resolved', payload: { name: 'Ada', address: { city: 'Lyon' } } }]);
+  });
+
+  it('a question that expired ends the run with an error card saying so; the next message goes on', async () => {
+    const { el } = await remoteChat('ag-ui');
+    el.send('This is expired');
+    await until(() => $(el, '[part~="error"]') !== null && !el.streaming, 'the error card');
+    expect($(el, '[part="error-details"]')!.textContent).toMatch(/question expired at \d{4}-/);
+    expect(question(el)).toBeNull();
+    await say(el, 'hello again', 'No answer.');
   });
 
   it("speaks the element's language (ja, zh-CN)", async () => {
