@@ -21,6 +21,7 @@ import { WireLog } from './wire-log.js';
 import { FilesController, type ChatWorkspace } from './files-controller.js';
 import { createSrcClient, defaultRequestBody } from './src-client.js';
 import { AttachmentsController } from './attachments/controller.js';
+import { QuestionsController } from './questions/controller.js';
 import { messageParts } from './attachments/parts.js';
 import type { ChatAttachment } from './attachments/types.js';
 import { chatStyles } from './styles.js';
@@ -52,6 +53,7 @@ export type {
   PagentChatEventMap,
   PagentErrorDetail,
   PagentEventDetail,
+  PagentStateDetail,
   PagentExportDetail,
   PagentImportDetail,
   PagentRunEndDetail,
@@ -89,6 +91,7 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  * @event {CustomEvent<PagentEventDetail>} pagent-event - `{event}` for every event the timeline receives.
  * @event {CustomEvent<PagentRunEndDetail>} pagent-run-end - `{params}` of every `RunEnd` (also cancelled or failed runs).
  * @event {CustomEvent<PagentErrorDetail>} pagent-error - `{error: PagentError}` for every `RunError`.
+ * @event {CustomEvent<PagentStateDetail>} pagent-state - `{state}` each time the agent's back end changes the shared state (a `RemoteAgent` over AG-UI).
  * @event {CustomEvent<PagentExportDetail>} pagent-export - `{id, format, fileName, text}` before a conversation downloads from the list; cancelable: cancel to save it yourself.
  * @event {CustomEvent<PagentImportDetail>} pagent-import - `{id, fileName}` after a file was imported from the list (it then opens).
  * @event {CustomEvent<PagentCopyDetail>} pagent-copy - `{text, role}` before a message is copied; cancelable.
@@ -110,6 +113,7 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  * @csspart tool-arguments - The arguments in a card.
  * @csspart tool-result - The result in a card.
  * @csspart tool-approval - The approve / deny row; `approve-button`, `deny-button` inside.
+ * @csspart question - A question of the agent (a remote back end asking for input); also `question-<status>` (asked, answered, dismissed, cancelled). Inside: `question-title`, `question-status`, `question-message`, while asked `question-form` (with `question-submit` and `question-dismiss`), once answered `question-answer`.
  * @csspart turn - A turn boundary.
  * @csspart usage - Token usage of a run.
  * @csspart message-actions - The toolbar after a finished message: `message-copy-button`, `edit-button`, `regenerate-button`, `resend-button` (Retry of a stopped last run of `src` or `client`), `copy-failed`, and `branch-switcher` (`branch-previous`, `branch-position`, `branch-next`).
@@ -152,9 +156,11 @@ export class PagentChat extends LitElement {
   /** Builds the POST body for `src` instead of `{"message", "session_id"}`. */
   @property({ attribute: false }) body: ChatBody | undefined;
   /**
-   * An in-browser `Agent`: messages run through `agent.events(text, {signal, approve})`. Takes precedence
-   * over `client` and `src`. Calls to tools with `needsApproval` show approve / deny buttons on their card
-   * (the element's `approve` replaces the agent's own for the runs it starts).
+   * An in-browser `Agent` or a `RemoteAgent`: messages run through `agent.events(text, options)` (see
+   * `ChatAgentRunOptions`). Takes precedence over `client` and `src`. Calls to tools with `needsApproval`
+   * and a back end's approval requests show approve / deny buttons on their card, a back end's questions a
+   * form in the timeline, and its shared state changes dispatch `pagent-state` (the element's `approve` and
+   * `interrupt` replace the agent's own for the runs it starts).
    */
   @property({ attribute: false }) agent: ChatAgent | undefined;
   /** A `WireClient` (or anything with `stream(body, {signal})`): takes precedence over `src`. */
@@ -281,6 +287,7 @@ export class PagentChat extends LitElement {
     ui: () => ({ strings: this.localStrings, locale: resolveLocale(this.locale), allowImage: this.allowImage, lit: { html, nothing, render } }),
   });
   private readonly filesPanel = new FilesController(this, (err) => this.reportError(err));
+  private readonly questions = new QuestionsController(this, { html, nothing }, (change) => (this.timeline = change(this.timeline)));
   private srcClient: { url: string; client: ChatClient } | undefined;
   private approvals = new Map<string, (approved: boolean) => void>();
   private readonly agentRuns = new AgentRuns();
@@ -581,6 +588,7 @@ export class PagentChat extends LitElement {
         this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(`The renderer of tool "${name}" failed: ${String(cause)}`, { code: 'render', where: `renderers.${name}`, cause }) })),
       onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
       renderAttachments: (list) => this.attachments.renderMessage(list),
+      renderQuestion: (item, context) => this.questions.render(item, context),
       messageActions: (item) => this.actions?.render(item, this.cachedContext!, this.actions.canBranch),
       editingKey: this.actions?.editingKey,
     };
@@ -597,7 +605,14 @@ export class PagentChat extends LitElement {
         this.timeline = addSteerMessage(this.timeline, steered);
         this.scroller.jumpToLatest();
       };
-      return this.agentRuns.source(agent, input, (call) => this.requestApproval(call), { onSteer, retry });
+      return this.agentRuns.source(agent, input, {
+        approve: (call) => this.requestApproval(call),
+        interrupt: (question, { signal }) => this.questions.ask(question, signal),
+        onState: (state) => this.dispatchEvent(createChatEvent('pagent-state', { state })),
+        onDecodeError: (err) => this.rawLog.problem(err),
+        onSteer,
+        retry,
+      });
     }
     if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId, attachments), { signal });
     if (!src) return undefined;

@@ -28,6 +28,13 @@ export interface PagentRunEndDetail {
 export interface PagentErrorDetail {
   error: PagentError;
 }
+/**
+ * `pagent-state`: the agent's back end changed the shared state (a `RemoteAgent` over AG-UI:
+ * `STATE_SNAPSHOT` or `STATE_DELTA`). `state` is the whole state after the change, as `agent.state` holds it.
+ */
+export interface PagentStateDetail {
+  state: unknown;
+}
 
 /**
  * `pagent-export`: a conversation is about to be downloaded from the list. Cancel it to save `text`
@@ -75,6 +82,7 @@ export interface PagentChatEventMap {
   'pagent-event': CustomEvent<PagentEventDetail>;
   'pagent-run-end': CustomEvent<PagentRunEndDetail>;
   'pagent-error': CustomEvent<PagentErrorDetail>;
+  'pagent-state': CustomEvent<PagentStateDetail>;
   'pagent-export': CustomEvent<PagentExportDetail>;
   'pagent-import': CustomEvent<PagentImportDetail>;
   'pagent-copy': CustomEvent<PagentCopyDetail>;

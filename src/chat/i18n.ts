@@ -148,6 +148,26 @@ export interface PagentChatStrings {
   importFailed?: string;
   imported?: string;
   dropImport?: string;
+  // The strings of the agent's questions (a remote back end asking for input) come with their chunk
+  // (defaults in all three languages); set them here to override.
+  /** The heading of a question's card. */
+  question?: string;
+  /** A question's status: waiting, answered, dismissed by the user, or left unanswered when the run stopped. */
+  questionAsked?: string;
+  questionAnswered?: string;
+  questionDismissed?: string;
+  questionCancelled?: string;
+  questionSubmit?: string;
+  questionDismiss?: string;
+  /** The label of the answer field of a question that gives no form (no schema). */
+  questionAnswer?: string;
+  /** The label of the answer field of a question whose form cannot be shown as fields: the answer is typed as JSON. */
+  questionJson?: string;
+  /** Said when the typed JSON does not parse. */
+  questionJsonInvalid?: string;
+  /** A yes / no field's answer, in the answered question's summary. */
+  questionYes?: string;
+  questionNo?: string;
 }
 
 const en: PagentChatStrings = {

@@ -13,6 +13,7 @@ import type { ChatAttachment } from './attachments/types.js';
 import { splitParts } from './attachments/parts.js';
 import type { ErrorCode, StopReason, UnknownEvent, Usage, WireEvent } from '../wire/events.js';
 import { errorKind, type ErrorKind } from './error-kind.js';
+import type { RemoteInterrupt } from '../agent/remote/protocol.js';
 
 /** Streamed text kept as append-only chunks, so appending never copies what came before. */
 export interface TextBlock {
@@ -109,8 +110,20 @@ export interface RunEndItem extends ItemBase {
   readonly usage: UsageSummary | undefined;
 }
 
+/** How a question of the agent ended: still asked, answered, dismissed by the user, or cut by the run's end. */
+export type QuestionStatus = 'asked' | 'answered' | 'dismissed' | 'cancelled';
+
+/** A question the agent asked the user during a run (a remote back end's interrupt), and its answer. */
+export interface QuestionItem extends ItemBase {
+  readonly kind: 'question';
+  readonly question: RemoteInterrupt;
+  readonly status: QuestionStatus;
+  /** The answer as sent, once answered. */
+  readonly answer?: unknown;
+}
+
 /** One row of the timeline. */
-export type TimelineItem = UserItem | ReasoningItem | AnswerItem | ToolItem | TurnItem | ErrorItem | RunEndItem;
+export type TimelineItem = UserItem | ReasoningItem | AnswerItem | ToolItem | TurnItem | ErrorItem | RunEndItem | QuestionItem;
 
 /** The view model. */
 export interface TimelineState {
@@ -500,6 +513,29 @@ export function setApproval(state: TimelineState, callId: string, decision?: boo
     if (decision === undefined) s.awaitingApproval.add(callId);
     else s.awaitingApproval.delete(callId);
   }
+  return s;
+}
+
+/**
+ * Adds a question of the agent to the run in flight, asked: the answer or reasoning block in flight ends,
+ * so what the agent says after it starts below it.
+ */
+export function addQuestion(state: TimelineState, question: RemoteInterrupt): TimelineState {
+  const s: Draft = { ...state, work: state.work + 1 };
+  endBlocks(s);
+  push(s, { kind: 'question', key: nextKey('q'), run: s.run, question, status: 'asked' });
+  return s;
+}
+
+/**
+ * Records how the question `key` ended. Returns the state unchanged when the timeline no longer shows it
+ * (another conversation was opened meanwhile).
+ */
+export function settleQuestion(state: TimelineState, key: string, status: QuestionStatus, answer?: unknown): TimelineState {
+  const index = state.items.findLastIndex((item) => item.key === key);
+  if (index < 0) return state;
+  const s: Draft = { ...state, work: state.work + 1 };
+  replace<QuestionItem>(s, index, { status, answer });
   return s;
 }
 

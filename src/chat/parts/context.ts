@@ -3,7 +3,7 @@ import type { PagentChatStrings } from '../i18n.js';
 import type { RendererFactory } from './stream-text.js';
 import type { ChatAttachment } from '../attachments/types.js';
 import type { ToolRenderers } from './tool-renderers.js';
-import type { AnswerItem, UserItem } from '../timeline.js';
+import type { AnswerItem, QuestionItem, UserItem } from '../timeline.js';
 
 /** Shared by every timeline part renderer. */
 export interface PartContext {
@@ -26,6 +26,8 @@ export interface PartContext {
   readonly messageActions?: (item: UserItem | AnswerItem) => unknown;
   /** The key of the user message being edited (its bubble gives way to the editor). */
   readonly editingKey?: string | undefined;
+  /** A question of the agent, with its form while it is asked (the question chunk renders it). */
+  readonly renderQuestion?: (item: QuestionItem, ctx: PartContext) => unknown;
   /** The attachments of a sent message (thumbnails and file chips). */
   readonly renderAttachments?: (list: readonly ChatAttachment[]) => unknown;
 }

@@ -1,5 +1,4 @@
 /** Picks the renderer for one timeline row. */
-import { nothing, type TemplateResult } from 'lit';
 import type { TimelineItem } from '../timeline.js';
 import type { PartContext } from './context.js';
 import { renderAnswer, renderError, renderRunEnd, renderTurn, renderUser } from './message.js';
@@ -8,7 +7,7 @@ import { renderToolCard } from './tool-card.js';
 import { renderCustomTool } from './tool-renderers.js';
 
 /** Renders one row by its kind. */
-export function renderItem(item: TimelineItem, ctx: PartContext): TemplateResult | typeof nothing {
+export function renderItem(item: TimelineItem, ctx: PartContext): unknown {
   switch (item.kind) {
     case 'user':
       return renderUser(item, ctx);
@@ -24,5 +23,7 @@ export function renderItem(item: TimelineItem, ctx: PartContext): TemplateResult
       return renderError(item, ctx);
     case 'run-end':
       return renderRunEnd(item, ctx);
+    case 'question':
+      return ctx.renderQuestion?.(item, ctx);
   }
 }

@@ -3,8 +3,9 @@
  * stays plain text, a formula keeps its TeX source, and once the network is back the next code block or
  * formula loads it. The failure is a real one: the runner's browser refuses the chunk's request.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { commands } from 'vitest/browser';
+import { RemoteAgent } from '../../../src/agent/remote/remote-agent.js';
 import { renderMarkdown } from '../../../src/chat/markdown.js';
 import type { PagentChat } from '../../../src/chat/element.js';
 import { $, $$, chatFixture, pushAll, textRun, until } from './helpers.js';
@@ -14,6 +15,7 @@ const MATH = '**/src/chat/markdown/math-render.ts*';
 const ACTIONS = '**/src/chat/actions/message-actions.ts*';
 const ATTACHMENTS = '**/src/chat/attachments/lazy.ts*';
 const CHINESE = '**/src/chat/locales/zh-CN.ts*';
+const QUESTIONS = '**/src/chat/questions/lazy.ts*';
 
 /** How many times the page asked for a chunk, by its path under src/chat (a refused request is listed too). */
 const requests = (path: string): number =>
@@ -33,7 +35,7 @@ function render(text: string): HTMLElement {
 const tokens = (el: Element): number => el.querySelectorAll('span[class^="pagent-hl-"]').length;
 
 afterEach(async () => {
-  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS, CHINESE]) await commands.setOffline(glob, false);
+  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS, CHINESE, QUESTIONS]) await commands.setOffline(glob, false);
 });
 
 /** Pastes `file` into the message box, as a browser does with a copied file. */
@@ -113,6 +115,22 @@ describe('a lazy chunk that cannot be fetched', () => {
     await until(() => $$(el, '[part~="attachment-preview"]').length === 1, 'the file, attached this time');
     expect($(el, '[part~="attachment-error"]')).toBeNull();
     expect(box.value).toBe('下書き');
+  });
+
+  it("dismisses an agent's question while the question part cannot be fetched (the run goes on), and asks with a form once it can", async () => {
+    await commands.setOffline(QUESTIONS, true);
+    const agent = new RemoteAgent({ url: `${inject('apiUrl')}/remote/ag-ui`, protocol: 'ag-ui' });
+    const el = await chatFixture((c) => (c.agent = agent));
+    el.send('Please ask me');
+    await until(() => $$(el, '[part~="answer-text"]').at(-1)?.textContent === 'Cancelled.' && !el.streaming, "the agent's answer to the dismissed question");
+    expect(requests('questions/lazy')).toBe(1);
+    expect($(el, '[part~="question"]')).toBeNull();
+    await commands.setOffline(QUESTIONS, false);
+    el.send('Please ask me');
+    await until(() => $(el, '[part~="question"]')?.dataset['status'] === 'asked', 'the form, fetched again');
+    expect(requests('questions/lazy')).toBe(2);
+    $<HTMLButtonElement>(el, '[part="question-dismiss"]')!.click();
+    await until(() => !el.streaming, 'the run to end');
   });
 
   it('shows English while the Chinese strings cannot be fetched, then Chinese once they can', async () => {

@@ -4,11 +4,13 @@ import type { ChatMessage } from '../../../src/agent/messages.js';
 import { decodeWireStream } from '../../../src/wire/decode-stream.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 import {
+  addQuestion,
   addUserMessage,
   blockText,
   createTimeline,
   reduceTimeline,
   setApproval,
+  settleQuestion,
   summariseUsage,
   timelineFromMessages,
   type AnswerItem,
@@ -263,5 +265,33 @@ describe('timeline over the corpus (projection)', () => {
     const tools = only(s, 'tool') as ToolItem[];
     expect(tools.map((t) => [t.name, t.status, t.result])).toEqual([['shell', 'ok', '1 failed…']]);
     expect(tools[0]!.prettyArguments).toBe('{\n  "cmd": "pytest -x"\n}');
+  });
+});
+
+describe('questions of the agent', () => {
+  const asked = { id: 'i1', reason: 'input_required', message: 'Who are you?' };
+
+  it('a question ends the answer block in flight: what the agent says after it starts a new block below it', () => {
+    let s = run([
+      { method: 'RunBegin', params: { user_input: 'ask me' } },
+      { method: 'TextDelta', params: { text: 'First I need to know.' } },
+    ]);
+    s = addQuestion(s, asked);
+    s = run([{ method: 'TextDelta', params: { text: 'Thanks.' } }], s);
+    expect(kinds(s)).toEqual(['user', 'answer', 'question', 'answer']);
+    expect(only(s, 'answer').map((a) => [blockText(a.text), a.streaming])).toEqual([
+      ['First I need to know.', false],
+      ['Thanks.', true],
+    ]);
+    expect(only(s, 'question')[0]).toMatchObject({ question: asked, status: 'asked', run: 1 });
+  });
+
+  it('records how a question ended, and leaves another conversation alone', () => {
+    const s = addQuestion(run([{ method: 'RunBegin', params: { user_input: 'ask me' } }]), asked);
+    const key = s.items.at(-1)!.key;
+    const answered = settleQuestion(s, key, 'answered', { name: 'Ada' });
+    expect(only(answered, 'question')[0]).toMatchObject({ status: 'answered', answer: { name: 'Ada' } });
+    const other = createTimeline();
+    expect(settleQuestion(other, key, 'cancelled')).toBe(other);
   });
 });

@@ -10,6 +10,7 @@ import type {
   PagentEventDetail,
   PagentRunEndDetail,
   PagentSendDetail,
+  PagentStateDetail,
 } from 'pagent-web/element';
 
 const chat = document.querySelector('pagent-chat');
@@ -35,11 +36,16 @@ el.addEventListener('pagent-error', (e) => {
   expectTypeOf(e.detail).toEqualTypeOf<PagentErrorDetail>();
   expectTypeOf(e.detail.error).toEqualTypeOf<PagentError>();
 });
+el.addEventListener('pagent-state', (e) => {
+  expectTypeOf(e.detail).toEqualTypeOf<PagentStateDetail>();
+  expectTypeOf(e.detail.state).toBeUnknown();
+});
 // the events bubble and cross shadow roots: a listener on any element or the document is typed too
 document.addEventListener('pagent-run-end', (e) => expectTypeOf(e.detail.params.content).toBeString());
 document.body.addEventListener('pagent-error', (e) => expectTypeOf(e.detail.error.code).not.toBeAny());
 
 expectTypeOf<HTMLElementEventMap['pagent-run-end']>().toEqualTypeOf<CustomEvent<PagentRunEndDetail>>();
+expectTypeOf<HTMLElementEventMap['pagent-state']>().toEqualTypeOf<CustomEvent<PagentStateDetail>>();
 expectTypeOf<HTMLElementEventMap['pagent-send']>().toEqualTypeOf<PagentChatEventMap['pagent-send']>();
 
 el.addEventListener('pagent-send', (e) => {
