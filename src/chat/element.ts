@@ -20,6 +20,7 @@ import { SessionController, type ChatStore } from './session-controller.js';
 import { WireLog } from './wire-log.js';
 import { FilesController, type ChatWorkspace } from './files-controller.js';
 import { createSrcClient, defaultRequestBody } from './src-client.js';
+import { createDecodeFaultReporter } from './decode-faults.js';
 import { AttachmentsController } from './attachments/controller.js';
 import { messageParts } from './attachments/parts.js';
 import type { ChatAttachment } from './attachments/types.js';
@@ -52,6 +53,7 @@ export type {
   PagentChatEventMap,
   PagentErrorDetail,
   PagentEventDetail,
+  PagentUnknownEventDetail,
   PagentExportDetail,
   PagentImportDetail,
   PagentRunEndDetail,
@@ -86,9 +88,10 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  *   chip look (rounded, themed colours, focus ring) that the page's own styles override. They sit under the
  *   empty state's invitation, then in one horizontally scrolling row above the composer.
  * @event {CustomEvent<PagentSendDetail>} pagent-send - `{text, attachments?}`; cancelable: cancel to handle the message yourself.
- * @event {CustomEvent<PagentEventDetail>} pagent-event - `{event}` for every event the timeline receives.
+ * @event {CustomEvent<PagentEventDetail>} pagent-event - `{event}` for every known event the timeline receives (`switch (event.method)` narrows `params`).
+ * @event {CustomEvent<PagentUnknownEventDetail>} pagent-unknown-event - `{event}` for an event of a method this version does not know (`{method, params, unknown: true}`); the timeline skips it.
  * @event {CustomEvent<PagentRunEndDetail>} pagent-run-end - `{params}` of every `RunEnd` (also cancelled or failed runs).
- * @event {CustomEvent<PagentErrorDetail>} pagent-error - `{error: PagentError}` for every `RunError`.
+ * @event {CustomEvent<PagentErrorDetail>} pagent-error - `{error: PagentError}` for every `RunError`; also, once per method and field, a `WireDecodeError` (`code: "decode"`) for a line of the `src` stream that the event schema rejects (also warned on the console).
  * @event {CustomEvent<PagentExportDetail>} pagent-export - `{id, format, fileName, text}` before a conversation downloads from the list; cancelable: cancel to save it yourself.
  * @event {CustomEvent<PagentImportDetail>} pagent-import - `{id, fileName}` after a file was imported from the list (it then opens).
  * @event {CustomEvent<PagentCopyDetail>} pagent-copy - `{text, role}` before a message is copied; cancelable.
@@ -297,8 +300,11 @@ export class PagentChat extends LitElement {
 
   private apply(event: WireEvent | UnknownEvent): void {
     this.timeline = reduceTimeline(this.timeline, event);
+    if ('unknown' in event) {
+      this.dispatchEvent(createChatEvent('pagent-unknown-event', { event }));
+      return;
+    }
     this.dispatchEvent(createChatEvent('pagent-event', { event }));
-    if ('unknown' in event) return;
     const s = this.localStrings;
     if (event.method === 'RunError') {
       const { code, status, message } = event.params;
@@ -602,11 +608,15 @@ export class PagentChat extends LitElement {
     if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId, attachments), { signal });
     if (!src) return undefined;
     if (this.srcClient?.url !== src) {
+      const reportFault = createDecodeFaultReporter(src, (error) => this.dispatchEvent(createChatEvent('pagent-error', { error })));
       this.srcClient = {
         url: src,
         client: createSrcClient(src, {
           onLine: (line) => this.rawLog.line(line),
-          onDecodeError: (err) => this.rawLog.markError(err.message),
+          onDecodeError: (err) => {
+            this.rawLog.markError(err.message);
+            reportFault(err);
+          },
         }),
       };
     }
