@@ -181,7 +181,11 @@ export class PagentChat extends LitElement {
    * `pagent-error` (`code: "render"`).
    */
   @property({ attribute: false }) renderers: ToolRenderers | undefined;
-  /** Remote images in answers load only when this returns true. */
+  /**
+   * Remote images in answers (and stored `https:` attachments) load only when this returns true. It is
+   * given the image's absolute URL as a `URL` object (http: or https: only), e.g.
+   * `(url) => url.origin === 'https://images.example'`.
+   */
   @property({ attribute: false }) allowImage: ((url: URL) => boolean) | undefined;
   /**
    * Renders TeX in answers (`$…$`, `$$…$$`, `\(…\)`, `\[…\]`) as math; `false` shows it as written. Read
