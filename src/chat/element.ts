@@ -296,7 +296,7 @@ export class PagentChat extends LitElement {
   private runLogsLines = false;
   private inheritedLang: string | null = null;
 
-  /** Feeds one event to the timeline (and re-dispatches it as `pagent-event`); the wire log shows it as a line. */
+  /** Feeds one event to the timeline (and re-dispatches it as `pagent-event`, or as `pagent-unknown-event` for an unknown method); the wire log shows it as a line. */
   push(event: WireEvent | UnknownEvent): void {
     this.rawLog.event(event);
     this.apply(event);
