@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, render, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { PagentError } from '../errors.js';
+import { PagentError, type WireDecodeError } from '../errors.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
 import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptions } from './agent-runs.js';
 import { createAnswerRenderer, createTextRenderer } from './answer.js';
@@ -20,7 +20,6 @@ import { SessionController, type ChatStore } from './session-controller.js';
 import { WireLog } from './wire-log.js';
 import { FilesController, type ChatWorkspace } from './files-controller.js';
 import { createSrcClient, defaultRequestBody } from './src-client.js';
-import { createDecodeFaultReporter } from './decode-faults.js';
 import { AttachmentsController } from './attachments/controller.js';
 import { messageParts } from './attachments/parts.js';
 import type { ChatAttachment } from './attachments/types.js';
@@ -71,6 +70,9 @@ export type ChatBody = (text: string, sessionId: string | undefined, attachments
 function newSessionId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
+
+/** What tells a server's author about lines its stream got wrong (src/chat/decode-faults.ts), on the first one. */
+const loadDecodeFaults = lazyPart(() => import('./decode-faults.js'));
 
 /** The detail (for developers) under the card of a message nobody takes; the card's sentence is localised. */
 const NO_SOURCE = 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().';
@@ -612,14 +614,16 @@ export class PagentChat extends LitElement {
     if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId, attachments), { signal });
     if (!src) return undefined;
     if (this.srcClient?.url !== src) {
-      const reportFault = createDecodeFaultReporter(src, (error) => this.dispatchEvent(createChatEvent('pagent-error', { error })));
+      // A rare path (a server's bug), so the reporter is a chunk of its own; faults keep their order.
+      let reportFault: ((err: WireDecodeError) => void) | undefined;
+      const report = (error: PagentError): boolean => this.dispatchEvent(createChatEvent('pagent-error', { error }));
       this.srcClient = {
         url: src,
         client: createSrcClient(src, {
           onLine: (line) => this.rawLog.line(line),
           onDecodeError: (err) => {
             this.rawLog.markError(err.message);
-            reportFault(err);
+            void loadDecodeFaults().then((m) => m && (reportFault ??= m.createDecodeFaultReporter(src, report))(err));
           },
         }),
       };
