@@ -94,7 +94,13 @@ describe('the documentation site', () => {
       await page.waitForURL(`${site.url}/reference/wire-events.html#turnend`);
       await page.waitForSelector('body[data-ready]');
       expect(await page.locator('h2#turnend').count()).toBe(1);
-      expect(await page.locator('#turnend ~ table').first().textContent()).toContain('stopped');
+      // the first table after the heading lists the param
+      const params = await page.evaluate(() => {
+        const heading = document.getElementById('turnend')!;
+        const table = [...document.querySelectorAll('main table')].find((t) => heading.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING);
+        return table?.textContent ?? '';
+      });
+      expect(params).toMatch(/stopped\s*required\s*boolean/);
       expect(errors).toEqual([]);
     } finally {
       await page.close();
