@@ -20,9 +20,9 @@ export interface SizeEntry {
 const use = (names: string[]): string => `import { ${names.join(', ')} } from 'pagent-web';\nglobalThis.used = [${names.join(', ')}];`;
 
 /**
- * The budgeted entries. The codec and push decoder's budget is what the design's synchronous core costs
- * (every line of a pagent stream, NDJSON or SSE, decoded within `feed()` with no I/O, with the termination
- * contract, forgiving optional fields and line caps): 5.0 kB. Reaching 4 kB would take the SSE framing
+ * The budgeted entries. The codec and push decoder's budget is what the synchronous core costs
+ * (docs/architecture.md#lazy-chunks-and-size-budgets: every line of a pagent stream, NDJSON or SSE,
+ * decoded within `feed()` with no I/O, with the termination contract, forgiving optional fields and line caps): 5.0 kB. Reaching 4 kB would take the SSE framing
  * (0.5 kB) and more out of it into chunks loaded on first use, so that a push decoder reading SSE would
  * deliver its first events only after a fetch: see the README, "What each part costs".
  */

@@ -1,6 +1,6 @@
 /**
  * The in-browser agent loop: pagent's `Agent` over any OpenAI-compatible streaming model, emitting the
- * wire events of design §1 in pagent's order.
+ * wire events of docs/wire.md#events in pagent's order.
  */
 import { PagentError } from '../errors.js';
 import { Conversation } from './conversation.js';

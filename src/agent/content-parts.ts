@@ -1,5 +1,5 @@
 /**
- * Multimodal user input (design §5.2): OpenAI's chat content parts, sent to the provider as they are.
+ * Multimodal user input (docs/architecture.md#multimodal-user-input): OpenAI's chat content parts, sent to the provider as they are.
  * Helpers here turn parts into the text a run reports (`RunBegin.user_input`), a transcript line for
  * summaries (never the base64 data) and a token estimate (an image is a fixed estimate, not its base64).
  */

@@ -8,7 +8,7 @@ export interface SystemMessage {
 }
 export interface UserMessage {
   role: 'user';
-  /** Text, or OpenAI's content parts (text, images, files) as they are sent (design §5.2). */
+  /** Text, or OpenAI's content parts (text, images, files) as they are sent (docs/architecture.md#multimodal-user-input). */
   content: string | UserContentPart[];
 }
 export interface AssistantMessage {

@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, render, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { PagentError } from '../errors.js';
+import { PagentError, type WireDecodeError } from '../errors.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
 import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptions } from './agent-runs.js';
 import { createAnswerRenderer, createTextRenderer } from './answer.js';
@@ -54,6 +54,7 @@ export type {
   PagentErrorDetail,
   PagentEventDetail,
   PagentStateDetail,
+  PagentUnknownEventDetail,
   PagentExportDetail,
   PagentImportDetail,
   PagentRunEndDetail,
@@ -72,6 +73,9 @@ function newSessionId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
+/** What tells a server's author about lines its stream got wrong (src/chat/decode-faults.ts), on the first one. */
+const loadDecodeFaults = lazyPart(() => import('./decode-faults.js'));
+
 /** The detail (for developers) under the card of a message nobody takes; the card's sentence is localised. */
 const NO_SOURCE = 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().';
 
@@ -88,9 +92,10 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  *   chip look (rounded, themed colours, focus ring) that the page's own styles override. They sit under the
  *   empty state's invitation, then in one horizontally scrolling row above the composer.
  * @event {CustomEvent<PagentSendDetail>} pagent-send - `{text, attachments?}`; cancelable: cancel to handle the message yourself.
- * @event {CustomEvent<PagentEventDetail>} pagent-event - `{event}` for every event the timeline receives.
+ * @event {CustomEvent<PagentEventDetail>} pagent-event - `{event}` for every known event the timeline receives (`switch (event.method)` narrows `params`).
+ * @event {CustomEvent<PagentUnknownEventDetail>} pagent-unknown-event - `{event}` for an event of a method this version does not know (`{method, params, unknown: true}`); the timeline skips it.
  * @event {CustomEvent<PagentRunEndDetail>} pagent-run-end - `{params}` of every `RunEnd` (also cancelled or failed runs).
- * @event {CustomEvent<PagentErrorDetail>} pagent-error - `{error: PagentError}` for every `RunError`.
+ * @event {CustomEvent<PagentErrorDetail>} pagent-error - `{error: PagentError}` for every `RunError`; also, once per method and field, a `WireDecodeError` (`code: "decode"`) for a line of the `src` stream that the event schema rejects (also warned on the console).
  * @event {CustomEvent<PagentStateDetail>} pagent-state - `{state}` each time the agent's back end changes the shared state (a `RemoteAgent` over AG-UI).
  * @event {CustomEvent<PagentExportDetail>} pagent-export - `{id, format, fileName, text}` before a conversation downloads from the list; cancelable: cancel to save it yourself.
  * @event {CustomEvent<PagentImportDetail>} pagent-import - `{id, fileName}` after a file was imported from the list (it then opens).
@@ -184,7 +189,11 @@ export class PagentChat extends LitElement {
    * `pagent-error` (`code: "render"`).
    */
   @property({ attribute: false }) renderers: ToolRenderers | undefined;
-  /** Remote images in answers load only when this returns true. */
+  /**
+   * Remote images in answers (and stored `https:` attachments) load only when this returns true. It is
+   * given the image's absolute URL as a `URL` object (http: or https: only), e.g.
+   * `(url) => url.origin === 'https://images.example'`.
+   */
   @property({ attribute: false }) allowImage: ((url: URL) => boolean) | undefined;
   /**
    * Renders TeX in answers (`$…$`, `$$…$$`, `\(…\)`, `\[…\]`) as math; `false` shows it as written. Read
@@ -296,7 +305,7 @@ export class PagentChat extends LitElement {
   private runLogsLines = false;
   private inheritedLang: string | null = null;
 
-  /** Feeds one event to the timeline (and re-dispatches it as `pagent-event`); the wire log shows it as a line. */
+  /** Feeds one event to the timeline (and re-dispatches it as `pagent-event`, or as `pagent-unknown-event` for an unknown method); the wire log shows it as a line. */
   push(event: WireEvent | UnknownEvent): void {
     this.rawLog.event(event);
     this.apply(event);
@@ -304,8 +313,11 @@ export class PagentChat extends LitElement {
 
   private apply(event: WireEvent | UnknownEvent): void {
     this.timeline = reduceTimeline(this.timeline, event);
+    if ('unknown' in event) {
+      this.dispatchEvent(createChatEvent('pagent-unknown-event', { event }));
+      return;
+    }
     this.dispatchEvent(createChatEvent('pagent-event', { event }));
-    if ('unknown' in event) return;
     const s = this.localStrings;
     if (event.method === 'RunError') {
       const { code, status, message } = event.params;
@@ -617,11 +629,17 @@ export class PagentChat extends LitElement {
     if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId, attachments), { signal });
     if (!src) return undefined;
     if (this.srcClient?.url !== src) {
+      // A rare path (a server's bug), so the reporter is a chunk of its own; faults keep their order.
+      let reportFault: ((err: WireDecodeError) => void) | undefined;
+      const report = (error: PagentError): boolean => this.dispatchEvent(createChatEvent('pagent-error', { error }));
       this.srcClient = {
         url: src,
         client: createSrcClient(src, {
           onLine: (line) => this.rawLog.line(line),
-          onDecodeError: (err) => this.rawLog.markError(err.message),
+          onDecodeError: (err) => {
+            this.rawLog.markError(err.message);
+            void loadDecodeFaults().then((m) => m && (reportFault ??= m.createDecodeFaultReporter(src, report))(err));
+          },
         }),
       };
     }

@@ -16,9 +16,21 @@ export interface PagentSendDetail {
   /** True when the user pressed Retry on a failed run (`text` is that run's input, shown once). */
   retry?: boolean;
 }
-/** `pagent-event`: every event the timeline received, in order (deltas included). */
+/**
+ * `pagent-event`: every known event the timeline received, in order (deltas included). `event` is a
+ * `WireEvent`, so `switch (e.detail.event.method)` narrows `params`. Events of methods this version does
+ * not know come as `pagent-unknown-event` instead.
+ */
 export interface PagentEventDetail {
-  event: WireEvent | UnknownEvent;
+  event: WireEvent;
+}
+/**
+ * `pagent-unknown-event`: an event of a method this version does not know (from a source that yields
+ * them, such as `src`'s client: AG-UI `STATE_SNAPSHOT`, AI SDK `data-*` parts, a newer server's methods).
+ * The timeline skips it; the page may use it.
+ */
+export interface PagentUnknownEventDetail {
+  event: UnknownEvent;
 }
 /** `pagent-run-end`: a run ended (also when cancelled or failed). */
 export interface PagentRunEndDetail {
@@ -80,6 +92,7 @@ export interface PagentBranchDetail {
 export interface PagentChatEventMap {
   'pagent-send': CustomEvent<PagentSendDetail>;
   'pagent-event': CustomEvent<PagentEventDetail>;
+  'pagent-unknown-event': CustomEvent<PagentUnknownEventDetail>;
   'pagent-run-end': CustomEvent<PagentRunEndDetail>;
   'pagent-error': CustomEvent<PagentErrorDetail>;
   'pagent-state': CustomEvent<PagentStateDetail>;

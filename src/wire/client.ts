@@ -1,7 +1,7 @@
 /**
  * `WireClient`: fetches a server's agent stream (NDJSON or SSE; pagent, Victor, AG-UI or the AI SDK's UI
  * message stream) and yields typed events,
- * with runs that always end (design §1) whatever the server or the network does.
+ * with runs that always end (docs/wire.md#runs-and-the-termination-contract) whatever the server or the network does.
  */
 import { createEventIterator, type DecodeStreamOptions, type EventIteratorHooks } from './decode-stream.js';
 import type { DialectName } from './dialects/index.js';
@@ -89,7 +89,7 @@ export function formatFromContentType(contentType: string | null): WireFormat | 
  * A client for a server's agent event stream: each {@link WireClient.stream} call makes one request and
  * yields its events as they arrive.
  *
- * Every failure still ends in well-formed runs (design §1), so consumers only handle events:
+ * Every failure still ends in well-formed runs (docs/wire.md#runs-and-the-termination-contract), so consumers only handle events:
  * - a non-2xx response → `RunBegin{user_input: ""}`, `RunError{code: "http", status, message}` with the
  *   server's own error text (plain text, `{"detail"}`, FastAPI 422 lists, `{"error": {"message"}}`, …),
  *   `RunEnd{stop_reason: "error"}`;
@@ -235,7 +235,7 @@ export class WireClient<IncludeUnknown extends boolean = false> {
     // From here on the decoder owns cancellation: it ends an open run as cancelled on abort.
     outer?.removeEventListener('abort', abortRequest);
     const format = (options.format ?? 'auto') === 'auto' ? formatFromContentType(response.headers.get('Content-Type')) : options.format;
-    // Design §1: a request is a request for a run, so a 2xx body without any document is a failed run.
+    // docs/wire.md#runs-and-the-termination-contract: a request is a request for a run, so a 2xx body without any document is a failed run.
     let documents = 0;
     const onLine = options.onLine;
     const decoderOptions: DecodeStreamOptions = {

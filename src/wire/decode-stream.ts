@@ -35,7 +35,7 @@ type Step =
 
 /**
  * Decodes a byte stream (a `fetch` body) into events as they arrive, with the run contract of
- * design §1. Reading starts at the first `next()`; the body is read only as fast as the events are
+ * docs/wire.md#runs-and-the-termination-contract. Reading starts at the first `next()`; the body is read only as fast as the events are
  * consumed. Breaking out of `for await` cancels the body. Never throws for bad input: a read error
  * ends an open run with `RunError{code: "network"}` + `RunEnd` (and, when the stream had delivered
  * nothing at all, it is reported as such a run on its own); an abort ends it as cancelled.

@@ -48,7 +48,7 @@ export function formatUpdated(updatedAt: number, locale: string, now = Date.now(
   return new Intl.DateTimeFormat(locale, options).format(date);
 }
 
-/** A stored conversation as the store lists it (design §3 `SessionStore.list()`). */
+/** A stored conversation as the store lists it (`SessionStore.list()`). */
 export interface SessionSummaryView {
   readonly id: string;
   readonly title?: string | undefined;

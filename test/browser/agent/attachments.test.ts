@@ -1,4 +1,4 @@
-// Multimodal user input (design §5.2) through the real LLM client against the local scripted server:
+// Multimodal user input (docs/architecture.md#multimodal-user-input) through the real LLM client against the local scripted server:
 // the user message goes out as {role: "user", content: parts} exactly; sessions keep and count parts.
 import { describe, expect, inject, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
