@@ -25,6 +25,7 @@ export const NAV: NavSection[] = [
       page('docs/guides/element.md', 'The <pagent-chat> element'),
       page('docs/guides/wire-client.md', 'WireClient: a stream in TypeScript'),
       page('docs/guides/agent.md', 'Agent: a BYO-key agent in the browser'),
+      page('docs/guides/remote-agent.md', 'RemoteAgent: AI SDK and AG-UI back ends'),
       page('docs/guides/sessions.md', 'Sessions and the store'),
       page('docs/guides/server.md', 'Integrate: the server contract'),
       page('docs/guides/errors.md', 'Errors'),
