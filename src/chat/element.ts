@@ -117,6 +117,7 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  * @csspart tool-duration - The duration in a card.
  * @csspart tool-arguments - The arguments in a card.
  * @csspart tool-result - The result in a card.
+ * @csspart tool-more - Under long arguments or a long result: how much is drawn (`tool-shown`), `tool-show-more` and `tool-copy` buttons, `tool-copy-status`.
  * @csspart tool-approval - The approve / deny row; `approve-button`, `deny-button` inside.
  * @csspart question - A question of the agent (a remote back end asking for input); also `question-<status>` (asked, answered, dismissed, cancelled). Inside: `question-title`, `question-status`, `question-message`, while asked `question-form` (with `question-submit` and `question-dismiss`), once answered `question-answer`.
  * @csspart turn - A turn boundary.

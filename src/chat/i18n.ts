@@ -32,6 +32,10 @@ export interface PagentChatStrings {
   durationMs: string;
   durationS: string;
   truncated: string;
+  /** Under a tool card's long arguments or result: `{shown}` characters drawn of `{total}`. */
+  toolTextShown: string;
+  /** The button that draws more of a tool card's long arguments or result. */
+  showMore: string;
   turn: string;
   usage: string;
   stopped: string;
@@ -195,6 +199,8 @@ const en: PagentChatStrings = {
   durationMs: '{ms} ms',
   durationS: '{s} s',
   truncated: 'truncated',
+  toolTextShown: 'Showing {shown} of {total} characters',
+  showMore: 'Show more',
   turn: 'Turn {n}',
   usage: '{input} in · {output} out · {total} tokens',
   stopped: 'Stopped',

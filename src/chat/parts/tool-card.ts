@@ -3,6 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { format, type PagentChatStrings } from '../i18n.js';
 import type { ToolItem, ToolStatus } from '../timeline.js';
 import type { PartContext } from './context.js';
+import { toolText } from './tool-text.js';
 
 const STATUS_STRING: Record<ToolStatus, keyof PagentChatStrings> = {
   pending: 'toolPending',
@@ -31,7 +32,10 @@ export function renderApproval(item: ToolItem, ctx: PartContext): TemplateResult
     : nothing;
 }
 
-/** A tool card. Every field is model- or tool-provided text and is bound as text. */
+/**
+ * A tool card. Every field is model- or tool-provided text and is bound as text; long arguments and
+ * results are drawn a slice at a time (see ./tool-text.ts).
+ */
 export function renderToolCard(item: ToolItem, ctx: PartContext): TemplateResult {
   const s = ctx.strings;
   const status = s[STATUS_STRING[item.status]];
@@ -51,14 +55,14 @@ export function renderToolCard(item: ToolItem, ctx: PartContext): TemplateResult
     ${item.arguments !== ''
       ? html`<div class="tool-section">
           <span class="label">${s.arguments}</span>
-          <pre part="tool-arguments" class="tool-arguments" tabindex="0" data-json=${item.prettyArguments !== undefined}>${item.prettyArguments ?? item.arguments}</pre>
+          ${toolText(item.prettyArguments ?? item.arguments, 'tool-arguments', ctx, item.prettyArguments !== undefined)}
         </div>`
       : nothing}
     ${renderApproval(item, ctx)}
     ${item.result !== undefined
       ? html`<div class="tool-section">
           <span class="label">${s.result}${item.truncated ? html` <em>(${s.truncated})</em>` : nothing}</span>
-          <pre part="tool-result" class="tool-result" tabindex="0">${item.result}</pre>
+          ${toolText(item.result, 'tool-result', ctx)}
         </div>`
       : nothing}
   </section>`;
