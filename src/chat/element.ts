@@ -1,4 +1,5 @@
 import { LitElement, html, nothing, render, type PropertyValues } from 'lit';
+import { AsyncDirective, directive } from 'lit/async-directive.js';
 import { property, query, state } from 'lit/decorators.js';
 import { PagentError, type WireDecodeError } from '../errors.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
@@ -11,6 +12,7 @@ import { isLocaleLoaded, loadLocale, resolveLocale, stringsFor, type PagentChatS
 import { renderComposer, renderSuggestions } from './parts/composer.js';
 import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
+import { renderApproval, renderToolCard } from './parts/tool-card.js';
 import type { MessageActions } from './actions/message-actions.js';
 import { eventsClosingRun, RunController, type RunOutcome, type RunSource } from './run-controller.js';
 import { ScrollController } from './scroll-controller.js';
@@ -185,9 +187,14 @@ export class PagentChat extends LitElement {
   /**
    * Page-rendered tool calls: a tool name (or `*`) → `(call) => template | node`, given the call's live
    * state (`tool_call_id`, `name`, parsed `arguments`, `status`, `result`, `resultJson`, `elapsed_ms`,
-   * `approve()`, `deny()`); called again when that call's state changes. Its fields are untrusted: Lit
-   * templates escape what they interpolate. A renderer that throws gets the default card and a
-   * `pagent-error` (`code: "render"`).
+   * `approve()`, `deny()`); called again when that call's state changes. Its fields are untrusted model and
+   * tool output of any shape: check a value's type before using it (`typeof args.city === 'string'`); Lit
+   * templates escape the text they interpolate. A call whose JSON carries a key Lit reserves
+   * (`_$litType$`, `_$litDirective$`, `_$litStatic$`) is not given to the renderer. A renderer that throws,
+   * returns something other than a Lit template or a DOM node, a node already on the page, or output Lit
+   * cannot draw gets the default card for that call and one `pagent-error` (`code: "render"`); other calls
+   * and later updates are drawn as usual. The code that draws renderers is fetched once this is set; calls
+   * show the default card until it is there.
    */
   @property({ attribute: false }) renderers: ToolRenderers | undefined;
   /**
@@ -492,6 +499,7 @@ export class PagentChat extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     void this.loadActions();
+    if (this.renderers) void this.loadToolRenderers();
     this.focusedBefore = this.shadowRoot?.activeElement ?? null;
     if (changed.has('store')) this.sessions.setStore(this.store);
     if (changed.has('workspace')) this.filesPanel.setWorkspace(this.workspace);
@@ -582,10 +590,11 @@ export class PagentChat extends LitElement {
   private partContext(strings: PagentChatStrings): PartContext {
     const canRetry = Boolean(this.agent || this.client || this.src);
     const { allowImage, renderers } = this;
+    const renderTool = renderers ? this.toolRendering : undefined;
     const c = this.cachedContext;
     const loaded = Boolean(this.attachments.state);
     const actions = this.actions?.stamp;
-    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && this.contextActions === actions) return c;
+    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && c.renderTool === renderTool && this.contextActions === actions) return c;
     this.contextActions = actions;
     this.contextLoaded = loaded;
     this.contextAllowImage = allowImage;
@@ -597,8 +606,9 @@ export class PagentChat extends LitElement {
       textRenderer: createTextRenderer,
       onApproval: (callId, approved) => this.decide(callId, approved),
       toolRenderers: renderers,
-      onRenderError: (cause, name) =>
-        this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(`The renderer of tool "${name}" failed: ${String(cause)}`, { code: 'render', where: `renderers.${name}`, cause }) })),
+      renderTool,
+      onRenderError: ({ message, where }, cause) =>
+        this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(message, { code: 'render', where, cause }) })),
       onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
       renderAttachments: (list) => this.attachments.renderMessage(list),
       renderQuestion: (item, context) => this.questions.render(item, context),
@@ -693,6 +703,20 @@ export class PagentChat extends LitElement {
     this.approvals.clear();
     for (const resolve of pending) resolve(false);
   }
+
+  /** The drawing of page tool renderers, once its chunk is here. */
+  private toolRendering: PartContext['renderTool'];
+
+  /**
+   * The tool renderers chunk (see ./parts/tool-renderers.ts), loaded once `renderers` is set; tool calls
+   * show the default card until it is here. A failed fetch is tried again by a later update.
+   */
+  private readonly loadToolRenderers = lazyPart(() =>
+    import('./parts/tool-renderers.js').then((m) => {
+      this.toolRendering = m.createToolRendering({ html, render, AsyncDirective, directive, renderToolCard, renderApproval });
+      this.requestUpdate();
+    }),
+  );
 
   // ----- message actions: a chunk loaded on first render (see ./actions/message-actions.ts) -----
 

@@ -310,6 +310,9 @@ export const chatStyles = css`
     border-radius: 6px;
     padding: 6px 8px;
   }
+  .tool-custom-body {
+    display: contents;
+  }
   .tool-more {
     display: flex;
     align-items: baseline;
