@@ -1,5 +1,4 @@
 import { LitElement, html, nothing, render, type PropertyValues } from 'lit';
-import { AsyncDirective, directive } from 'lit/async-directive.js';
 import { property, query, state } from 'lit/decorators.js';
 import { PagentError, type WireDecodeError } from '../errors.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
@@ -12,7 +11,7 @@ import { isLocaleLoaded, loadLocale, resolveLocale, stringsFor, type PagentChatS
 import { renderComposer, renderSuggestions } from './parts/composer.js';
 import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
-import { renderApproval, renderToolCard } from './parts/tool-card.js';
+import { ToolChunks } from './parts/tool-chunks.js';
 import type { MessageActions } from './actions/message-actions.js';
 import { eventsClosingRun, RunController, type RunOutcome, type RunSource } from './run-controller.js';
 import { ScrollController } from './scroll-controller.js';
@@ -499,7 +498,7 @@ export class PagentChat extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     void this.loadActions();
-    if (this.renderers) void this.loadToolRenderers();
+    this.toolChunks.update(this.renderers);
     this.focusedBefore = this.shadowRoot?.activeElement ?? null;
     if (changed.has('store')) this.sessions.setStore(this.store);
     if (changed.has('workspace')) this.filesPanel.setWorkspace(this.workspace);
@@ -590,11 +589,13 @@ export class PagentChat extends LitElement {
   private partContext(strings: PagentChatStrings): PartContext {
     const canRetry = Boolean(this.agent || this.client || this.src);
     const { allowImage, renderers } = this;
-    const renderTool = renderers ? this.toolRendering : undefined;
+    const renderTool = renderers ? this.toolChunks.renderTool : undefined;
+    const longText = this.toolChunks.longText;
     const c = this.cachedContext;
     const loaded = Boolean(this.attachments.state);
     const actions = this.actions?.stamp;
-    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && c.renderTool === renderTool && this.contextActions === actions) return c;
+    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && c.renderTool === renderTool && this.contextLongText === longText && this.contextActions === actions) return c;
+    this.contextLongText = longText;
     this.contextActions = actions;
     this.contextLoaded = loaded;
     this.contextAllowImage = allowImage;
@@ -607,6 +608,7 @@ export class PagentChat extends LitElement {
       onApproval: (callId, approved) => this.decide(callId, approved),
       toolRenderers: renderers,
       renderTool,
+      renderLongText: this.toolChunks.renderLongText,
       onRenderError: ({ message, where }, cause) =>
         this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(message, { code: 'render', where, cause }) })),
       onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
@@ -704,19 +706,9 @@ export class PagentChat extends LitElement {
     for (const resolve of pending) resolve(false);
   }
 
-  /** The drawing of page tool renderers, once its chunk is here. */
-  private toolRendering: PartContext['renderTool'];
-
-  /**
-   * The tool renderers chunk (see ./parts/tool-renderers.ts), loaded once `renderers` is set; tool calls
-   * show the default card until it is here. A failed fetch is tried again by a later update.
-   */
-  private readonly loadToolRenderers = lazyPart(() =>
-    import('./parts/tool-renderers.js').then((m) => {
-      this.toolRendering = m.createToolRendering({ html, render, AsyncDirective, directive, renderToolCard, renderApproval });
-      this.requestUpdate();
-    }),
-  );
+  /** The tool cards' chunks: the page's renderers, and the controls under long texts. */
+  private readonly toolChunks = new ToolChunks(this);
+  private contextLongText: ToolChunks['longText'];
 
   // ----- message actions: a chunk loaded on first render (see ./actions/message-actions.ts) -----
 

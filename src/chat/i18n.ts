@@ -32,10 +32,6 @@ export interface PagentChatStrings {
   durationMs: string;
   durationS: string;
   truncated: string;
-  /** Under a tool card's long arguments or result: `{shown}` characters drawn of `{total}`. */
-  toolTextShown: string;
-  /** The button that draws more of a tool card's long arguments or result. */
-  showMore: string;
   turn: string;
   usage: string;
   stopped: string;
@@ -172,6 +168,12 @@ export interface PagentChatStrings {
   /** A yes / no field's answer, in the answered question's summary. */
   questionYes?: string;
   questionNo?: string;
+  // The controls under a tool card's long arguments or result come with their chunk (defaults in all three
+  // languages); set them here to override.
+  /** How much of the text is drawn: `{shown}` characters of `{total}`. */
+  toolTextShown?: string;
+  /** The button that draws more of the text. */
+  showMore?: string;
 }
 
 const en: PagentChatStrings = {
@@ -199,8 +201,6 @@ const en: PagentChatStrings = {
   durationMs: '{ms} ms',
   durationS: '{s} s',
   truncated: 'truncated',
-  toolTextShown: 'Showing {shown} of {total} characters',
-  showMore: 'Show more',
   turn: 'Turn {n}',
   usage: '{input} in · {output} out · {total} tokens',
   stopped: 'Stopped',

@@ -310,18 +310,6 @@ export const chatStyles = css`
     border-radius: 6px;
     padding: 6px 8px;
   }
-  .tool-custom-body {
-    display: contents;
-  }
-  .tool-more {
-    display: flex;
-    align-items: baseline;
-    flex-wrap: wrap;
-    gap: 8px;
-    margin-top: 4px;
-    font-size: 0.85em;
-    color: var(--_muted);
-  }
   .tool-approval {
     display: flex;
     gap: 8px;

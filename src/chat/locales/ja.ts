@@ -26,8 +26,6 @@ const ja: PagentChatStrings = {
   durationMs: '{ms} ミリ秒',
   durationS: '{s} 秒',
   truncated: '切り詰め',
-  toolTextShown: '{total} 文字中 {shown} 文字を表示',
-  showMore: 'さらに表示',
   turn: 'ターン {n}',
   usage: '入力 {input} · 出力 {output} · 合計 {total} トークン',
   stopped: '停止しました',

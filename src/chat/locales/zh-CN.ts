@@ -26,8 +26,6 @@ const zhCN: PagentChatStrings = {
   durationMs: '{ms} 毫秒',
   durationS: '{s} 秒',
   truncated: '已截断',
-  toolTextShown: '显示 {total} 个字符中的 {shown} 个',
-  showMore: '显示更多',
   turn: '第 {n} 轮',
   usage: '输入 {input} · 输出 {output} · 共 {total} 个词元',
   stopped: '已停止',

@@ -4,6 +4,7 @@ import type { RendererFactory } from './stream-text.js';
 import type { ChatAttachment } from '../attachments/types.js';
 import type { ToolRenderers } from './tool-renderers.js';
 import type { RendererFailure } from './renderer-failure.js';
+import type { ToolTextPart } from './tool-text.js';
 import type { AnswerItem, QuestionItem, ToolItem, UserItem } from '../timeline.js';
 
 /** Shared by every timeline part renderer. */
@@ -21,6 +22,11 @@ export interface PartContext {
   readonly toolRenderers?: ToolRenderers | undefined;
   /** Draws a tool row through `toolRenderers` (from their chunk, once it is loaded; the default card until then). */
   readonly renderTool?: ((item: ToolItem, ctx: PartContext) => unknown) | undefined;
+  /**
+   * "Show more" and Copy under a card's text longer than one slice (from their chunk, once it is loaded;
+   * `undefined` until then, and asking for it fetches the chunk).
+   */
+  readonly renderLongText?: (text: string, part: ToolTextPart, ctx: PartContext, json?: boolean) => unknown;
   /** Told when a tool renderer failed (the default card shows instead), with what it threw, if anything. */
   readonly onRenderError?: (failure: RendererFailure, cause: unknown) => void;
   /** Re-runs the failed run of an error card, in place; absent when the element has no source to run against. */

@@ -162,7 +162,8 @@ export function createToolRendering(parts: ToolRenderingParts): (item: ToolItem,
       let container = this.container;
       if (!container) {
         container = (host?.ownerDocument ?? document).createElement('div');
-        container.className = 'tool-custom-body';
+        // a box of its own would change the layout of the page's rendering inside the card
+        container.style.display = 'contents';
       }
       // a render that throws may leave the container's Lit state half done: it is not used again
       this.container = undefined;

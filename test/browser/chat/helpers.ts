@@ -17,10 +17,12 @@ export async function chatFixture(setup?: (el: PagentChat) => void): Promise<Pag
 
 /**
  * Waits for the tool renderers chunk, which the element fetches once `renderers` is set (tool calls show the
- * default card until it is there): the element's own `import()` of it settles first, then its update.
+ * default card until it is there): the module, then a few tasks for the element's own `import()` of it to
+ * settle (the browser does not promise which of two imports of one module settles first), then its update.
  */
 export async function renderersLoaded(el: PagentChat): Promise<void> {
   await import('../../../src/chat/parts/tool-renderers.js');
+  for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 0));
   await el.updateComplete;
 }
 

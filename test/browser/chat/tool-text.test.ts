@@ -6,7 +6,7 @@
 import { expect as chaiExpect } from '@open-wc/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { TOOL_TEXT_STEP } from '../../../src/chat/parts/tool-text.js';
+import { TOOL_TEXT_STEP } from '../../../src/chat/parts/tool-card.js';
 import type { PagentChat } from '../../../src/chat/element.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 import { $, $$, chatFixture, pushAll, until } from './helpers.js';
@@ -42,6 +42,9 @@ const call = (args: string, content: string): WireEvent[] => [
 const section = (el: PagentChat, part: 'tool-arguments' | 'tool-result'): HTMLElement => $(el, `[part="${part}"]`)!.closest<HTMLElement>('.tool-section')!;
 const shownLength = (el: PagentChat, part: 'tool-arguments' | 'tool-result'): number => $(el, `[part="${part}"]`)!.textContent!.length;
 
+/** Waits for the controls under the card's long texts (they come with a chunk fetched on first need). */
+const controlsShown = (el: PagentChat): Promise<void> => until(() => $(el, '[part="tool-more"]') !== null, 'the Show more and Copy controls');
+
 afterEach(() => vi.restoreAllMocks());
 
 describe('a tool card with long arguments and a long result', () => {
@@ -50,6 +53,10 @@ describe('a tool card with long arguments and a long result', () => {
     const result = lines(10_000_000);
     const el = await chatFixture();
     await pushAll(el, call(args, result));
+    // before the controls' chunk is here, and after: one slice of each
+    expect(shownLength(el, 'tool-arguments')).toBe(TOOL_TEXT_STEP);
+    expect(shownLength(el, 'tool-result')).toBe(TOOL_TEXT_STEP);
+    await controlsShown(el);
     const card = $(el, '[part~="tool-call"]')!;
     expect(shownLength(el, 'tool-arguments')).toBe(TOOL_TEXT_STEP);
     expect(shownLength(el, 'tool-result')).toBe(TOOL_TEXT_STEP);
@@ -69,6 +76,7 @@ describe('a tool card with long arguments and a long result', () => {
   it('draws the next slice at each "Show more", from the keyboard too, and keeps the slice while the card updates', async () => {
     const el = await chatFixture();
     await pushAll(el, call('{"q": 1}', lines(10_000_000)));
+    await controlsShown(el);
     const more = section(el, 'tool-result').querySelector<HTMLButtonElement>('[part="tool-show-more"]')!;
     expect(more.textContent).toBe('Show more');
     more.focus();
@@ -89,6 +97,7 @@ describe('a tool card with long arguments and a long result', () => {
     const result = lines(2 * TOOL_TEXT_STEP + 5);
     const el = await chatFixture();
     await pushAll(el, call('{}', result));
+    await controlsShown(el);
     const press = async (): Promise<void> => {
       section(el, 'tool-result').querySelector<HTMLButtonElement>('[part="tool-show-more"]')!.focus();
       await userEvent.keyboard('{Enter}');
@@ -109,6 +118,7 @@ describe('a tool card with long arguments and a long result', () => {
     const result = lines(10_000_000);
     const el = await chatFixture();
     await pushAll(el, call(args, result));
+    await controlsShown(el);
     section(el, 'tool-result').querySelector<HTMLButtonElement>('[part="tool-copy"]')!.click();
     await until(() => writeText.mock.calls.length === 1, 'the copy');
     expect(writeText.mock.calls[0]![0].length).toBe(result.length);
@@ -124,12 +134,14 @@ describe('a tool card with long arguments and a long result', () => {
     const el = await chatFixture();
     await pushAll(el, call('{}', result));
     expect($(el, '[part="tool-result"]')!.textContent).toBe('a'.repeat(TOOL_TEXT_STEP - 1));
+    await controlsShown(el);
+    expect($(el, '[part="tool-result"]')!.textContent).toBe('a'.repeat(TOOL_TEXT_STEP - 1));
     section(el, 'tool-result').querySelector<HTMLButtonElement>('[part="tool-show-more"]')!.click();
     await until(() => shownLength(el, 'tool-result') > TOOL_TEXT_STEP, 'the next slice');
     expect($(el, '[part="tool-result"]')!.textContent).toBe(result.slice(0, 2 * TOOL_TEXT_STEP - 1));
   });
 
-  it('speaks Chinese and Japanese', async () => {
+  it('speaks Chinese and Japanese, and takes overrides', async () => {
     const result = lines(3 * TOOL_TEXT_STEP);
     for (const [lang, more, shown] of [
       ['zh-CN', '显示更多', '显示 60,000 个字符中的 20,000 个'],
@@ -137,9 +149,14 @@ describe('a tool card with long arguments and a long result', () => {
     ] as const) {
       const el = await chatFixture((c) => (c.lang = lang));
       await pushAll(el, call('{}', result));
-      await until(() => section(el, 'tool-result').querySelector('[part="tool-show-more"]')!.textContent === more, `the ${lang} strings`);
+      await until(() => section(el, 'tool-result').querySelector('[part="tool-show-more"]')?.textContent === more, `the ${lang} strings`);
       expect(section(el, 'tool-result').querySelector('[part="tool-shown"]')!.textContent).toBe(shown);
       expect($$(el, '[part="tool-copy"]').map((b) => b.textContent)).toEqual([lang === 'ja' ? 'コピー' : '复制']);
     }
+    // and they can be overridden like any other string
+    const el = await chatFixture((c) => (c.strings = { showMore: 'More', toolTextShown: '{shown}/{total}' }));
+    await pushAll(el, call('{}', result));
+    await until(() => section(el, 'tool-result').querySelector('[part="tool-show-more"]')?.textContent === 'More', 'the overridden label');
+    expect(section(el, 'tool-result').querySelector('[part="tool-shown"]')!.textContent).toBe('20,000/60,000');
   });
 });
