@@ -16,9 +16,12 @@ export default async function run(target: HTMLElement): Promise<void> {
   chat.agent = new Agent({ llm: new LLM('scripted', { baseURL: new URL('/demo/v1', location.href).href }), tools: [getWeather] });
   chat.renderers = {
     get_weather: (call) => {
-      const city = (call.arguments as { city?: string } | undefined)?.city ?? '';
-      const result = call.resultJson as { temp?: number } | undefined;
-      return html`<div class="weather-card">☀ ${city}: ${call.status === 'ok' ? `${result?.temp ?? '?'}°C` : call.status}</div>`;
+      // the model wrote the arguments and the tool the result: JSON of any shape, so check each value's type
+      const args = call.arguments as { city?: unknown } | undefined;
+      const result = call.resultJson as { temp?: unknown } | undefined;
+      const city = typeof args?.city === 'string' ? args.city : '…';
+      const temp = typeof result?.temp === 'number' ? `${result.temp}°C` : '?';
+      return html`<div class="weather-card">☀ ${city}: ${call.status === 'ok' ? temp : call.status}</div>`;
     },
   };
   target.append(chat);

@@ -11,6 +11,7 @@ import { isLocaleLoaded, loadLocale, resolveLocale, stringsFor, type PagentChatS
 import { renderComposer, renderSuggestions } from './parts/composer.js';
 import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
+import { ToolChunks } from './parts/tool-chunks.js';
 import type { MessageActions } from './actions/message-actions.js';
 import { eventsClosingRun, RunController, type RunOutcome, type RunSource } from './run-controller.js';
 import { ScrollController } from './scroll-controller.js';
@@ -117,6 +118,7 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  * @csspart tool-duration - The duration in a card.
  * @csspart tool-arguments - The arguments in a card.
  * @csspart tool-result - The result in a card.
+ * @csspart tool-more - Under long arguments or a long result: how much is drawn (`tool-shown`), `tool-show-more` and `tool-copy` buttons, `tool-copy-status`.
  * @csspart tool-approval - The approve / deny row; `approve-button`, `deny-button` inside.
  * @csspart question - A question of the agent (a remote back end asking for input); also `question-<status>` (asked, answered, dismissed, cancelled). Inside: `question-title`, `question-status`, `question-message`, while asked `question-form` (with `question-submit` and `question-dismiss`), once answered `question-answer`.
  * @csspart turn - A turn boundary.
@@ -184,9 +186,14 @@ export class PagentChat extends LitElement {
   /**
    * Page-rendered tool calls: a tool name (or `*`) → `(call) => template | node`, given the call's live
    * state (`tool_call_id`, `name`, parsed `arguments`, `status`, `result`, `resultJson`, `elapsed_ms`,
-   * `approve()`, `deny()`); called again when that call's state changes. Its fields are untrusted: Lit
-   * templates escape what they interpolate. A renderer that throws gets the default card and a
-   * `pagent-error` (`code: "render"`).
+   * `approve()`, `deny()`); called again when that call's state changes. Its fields are untrusted model and
+   * tool output of any shape: check a value's type before using it (`typeof args.city === 'string'`); Lit
+   * templates escape the text they interpolate. A call whose JSON carries a key Lit reserves
+   * (`_$litType$`, `_$litDirective$`, `_$litStatic$`) is not given to the renderer. A renderer that throws,
+   * returns something other than a Lit template or a DOM node, a node already on the page, or output Lit
+   * cannot draw gets the default card for that call and one `pagent-error` (`code: "render"`); other calls
+   * and later updates are drawn as usual. The code that draws renderers is fetched once this is set; calls
+   * show the default card until it is there.
    */
   @property({ attribute: false }) renderers: ToolRenderers | undefined;
   /**
@@ -491,6 +498,7 @@ export class PagentChat extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     void this.loadActions();
+    this.toolChunks.update(this.renderers);
     this.focusedBefore = this.shadowRoot?.activeElement ?? null;
     if (changed.has('store')) this.sessions.setStore(this.store);
     if (changed.has('workspace')) this.filesPanel.setWorkspace(this.workspace);
@@ -581,10 +589,13 @@ export class PagentChat extends LitElement {
   private partContext(strings: PagentChatStrings): PartContext {
     const canRetry = Boolean(this.agent || this.client || this.src);
     const { allowImage, renderers } = this;
+    const renderTool = renderers ? this.toolChunks.renderTool : undefined;
+    const longText = this.toolChunks.longText;
     const c = this.cachedContext;
     const loaded = Boolean(this.attachments.state);
     const actions = this.actions?.stamp;
-    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && this.contextActions === actions) return c;
+    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && c.renderTool === renderTool && this.contextLongText === longText && this.contextActions === actions) return c;
+    this.contextLongText = longText;
     this.contextActions = actions;
     this.contextLoaded = loaded;
     this.contextAllowImage = allowImage;
@@ -596,8 +607,10 @@ export class PagentChat extends LitElement {
       textRenderer: createTextRenderer,
       onApproval: (callId, approved) => this.decide(callId, approved),
       toolRenderers: renderers,
-      onRenderError: (cause, name) =>
-        this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(`The renderer of tool "${name}" failed: ${String(cause)}`, { code: 'render', where: `renderers.${name}`, cause }) })),
+      renderTool,
+      renderLongText: this.toolChunks.renderLongText,
+      onRenderError: ({ message, where }, cause) =>
+        this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(message, { code: 'render', where, cause }) })),
       onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
       renderAttachments: (list) => this.attachments.renderMessage(list),
       renderQuestion: (item, context) => this.questions.render(item, context),
@@ -692,6 +705,10 @@ export class PagentChat extends LitElement {
     this.approvals.clear();
     for (const resolve of pending) resolve(false);
   }
+
+  /** The tool cards' chunks: the page's renderers, and the controls under long texts. */
+  private readonly toolChunks = new ToolChunks(this);
+  private contextLongText: ToolChunks['longText'];
 
   // ----- message actions: a chunk loaded on first render (see ./actions/message-actions.ts) -----
 

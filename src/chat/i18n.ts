@@ -168,6 +168,12 @@ export interface PagentChatStrings {
   /** A yes / no field's answer, in the answered question's summary. */
   questionYes?: string;
   questionNo?: string;
+  // The controls under a tool card's long arguments or result come with their chunk (defaults in all three
+  // languages); set them here to override.
+  /** How much of the text is drawn: `{shown}` characters of `{total}`. */
+  toolTextShown?: string;
+  /** The button that draws more of the text. */
+  showMore?: string;
 }
 
 const en: PagentChatStrings = {

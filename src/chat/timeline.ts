@@ -61,7 +61,7 @@ export interface ToolItem extends ItemBase {
   readonly name: string;
   /** The arguments as sent (JSON text, maybe invalid). */
   readonly arguments: string;
-  /** Indented JSON when `arguments` parsed, else `undefined` (render the raw text). */
+  /** Indented JSON when `arguments` parsed (and are not too long to indent), else `undefined` (render the raw text). */
   readonly prettyArguments: string | undefined;
   readonly status: ToolStatus;
   readonly result: string | undefined;
@@ -187,8 +187,15 @@ export function blockText(block: TextBlock): string {
   return block.chunks.join('');
 }
 
-/** Indented JSON of `text` when it parses as JSON, else `undefined`. */
+/**
+ * The longest arguments text shown indented: parsing and indenting takes about as long as drawing, so
+ * megabytes of arguments would block the page for the first lines of a card that draws only a slice.
+ */
+export const PRETTY_JSON_MAX = 100_000;
+
+/** Indented JSON of `text` when it parses as JSON and has at most {@link PRETTY_JSON_MAX} characters, else `undefined`. */
 export function prettyJson(text: string): string | undefined {
+  if (text.length > PRETTY_JSON_MAX) return undefined;
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
   } catch {

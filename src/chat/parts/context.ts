@@ -3,7 +3,9 @@ import type { PagentChatStrings } from '../i18n.js';
 import type { RendererFactory } from './stream-text.js';
 import type { ChatAttachment } from '../attachments/types.js';
 import type { ToolRenderers } from './tool-renderers.js';
-import type { AnswerItem, QuestionItem, UserItem } from '../timeline.js';
+import type { RendererFailure } from './renderer-failure.js';
+import type { ToolTextPart } from './tool-text.js';
+import type { AnswerItem, QuestionItem, ToolItem, UserItem } from '../timeline.js';
 
 /** Shared by every timeline part renderer. */
 export interface PartContext {
@@ -18,8 +20,15 @@ export interface PartContext {
   readonly onApproval: (callId: string, approved: boolean) => void;
   /** The page's tool renderers, if any. */
   readonly toolRenderers?: ToolRenderers | undefined;
-  /** Told when a tool renderer threw (the default card shows instead). */
-  readonly onRenderError?: (error: unknown, name: string) => void;
+  /** Draws a tool row through `toolRenderers` (from their chunk, once it is loaded; the default card until then). */
+  readonly renderTool?: ((item: ToolItem, ctx: PartContext) => unknown) | undefined;
+  /**
+   * "Show more" and Copy under a card's text longer than one slice (from their chunk, once it is loaded;
+   * `undefined` until then, and asking for it fetches the chunk).
+   */
+  readonly renderLongText?: (text: string, part: ToolTextPart, ctx: PartContext, json?: boolean) => unknown;
+  /** Told when a tool renderer failed (the default card shows instead), with what it threw, if anything. */
+  readonly onRenderError?: (failure: RendererFailure, cause: unknown) => void;
   /** Re-runs the failed run of an error card, in place; absent when the element has no source to run against. */
   readonly onRetry: ((errorKey: string) => void) | undefined;
   /** The action row (or editor) under a finished user message or answer; absent when there is none. */

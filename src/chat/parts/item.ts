@@ -4,7 +4,6 @@ import type { PartContext } from './context.js';
 import { renderAnswer, renderError, renderRunEnd, renderTurn, renderUser } from './message.js';
 import { renderReasoning } from './reasoning.js';
 import { renderToolCard } from './tool-card.js';
-import { renderCustomTool } from './tool-renderers.js';
 
 /** Renders one row by its kind. */
 export function renderItem(item: TimelineItem, ctx: PartContext): unknown {
@@ -16,7 +15,7 @@ export function renderItem(item: TimelineItem, ctx: PartContext): unknown {
     case 'reasoning':
       return renderReasoning(item, ctx);
     case 'tool':
-      return (ctx.toolRenderers && renderCustomTool(item, ctx)) || renderToolCard(item, ctx);
+      return ctx.renderTool ? ctx.renderTool(item, ctx) : renderToolCard(item, ctx);
     case 'turn':
       return renderTurn(item, ctx);
     case 'error':

@@ -3,11 +3,13 @@
  * stays plain text, a formula keeps its TeX source, and once the network is back the next code block or
  * formula loads it. The failure is a real one: the runner's browser refuses the chunk's request.
  */
+import { html } from 'lit';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { commands } from 'vitest/browser';
 import { RemoteAgent } from '../../../src/agent/remote/remote-agent.js';
 import { renderMarkdown } from '../../../src/chat/markdown.js';
 import type { PagentChat } from '../../../src/chat/element.js';
+import { TOOL_TEXT_STEP } from '../../../src/chat/parts/tool-card.js';
 import { $, $$, chatFixture, pushAll, textRun, until } from './helpers.js';
 
 const HIGHLIGHTER = '**/src/chat/markdown/highlighter.ts*';
@@ -16,6 +18,8 @@ const ACTIONS = '**/src/chat/actions/message-actions.ts*';
 const ATTACHMENTS = '**/src/chat/attachments/lazy.ts*';
 const CHINESE = '**/src/chat/locales/zh-CN.ts*';
 const QUESTIONS = '**/src/chat/questions/lazy.ts*';
+const RENDERERS = '**/src/chat/parts/tool-renderers.ts*';
+const TOOL_TEXT = '**/src/chat/parts/tool-text.ts*';
 
 /** How many times the page asked for a chunk, by its path under src/chat (a refused request is listed too). */
 const requests = (path: string): number =>
@@ -35,7 +39,7 @@ function render(text: string): HTMLElement {
 const tokens = (el: Element): number => el.querySelectorAll('span[class^="pagent-hl-"]').length;
 
 afterEach(async () => {
-  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS, CHINESE, QUESTIONS]) await commands.setOffline(glob, false);
+  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS, CHINESE, QUESTIONS, RENDERERS, TOOL_TEXT]) await commands.setOffline(glob, false);
 });
 
 /** Pastes `file` into the message box, as a browser does with a copied file. */
@@ -131,6 +135,48 @@ describe('a lazy chunk that cannot be fetched', () => {
     expect(requests('questions/lazy')).toBe(2);
     $<HTMLButtonElement>(el, '[part="question-dismiss"]')!.click();
     await until(() => !el.streaming, 'the run to end');
+  });
+
+  it('shows tool calls as default cards while the renderers chunk cannot be fetched, then as the page draws them', async () => {
+    await commands.setOffline(RENDERERS, true);
+    const el = await chatFixture((c) => (c.renderers = { get_weather: (call) => html`<b class="drawn">${call.status}</b>` }));
+    await until(() => requests('parts/tool-renderers') >= 1, 'the renderers chunk asked for');
+    await pushAll(el, [
+      { method: 'RunBegin', params: { user_input: 'w' } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'a', name: 'get_weather', arguments: '{"city": "Paris"}' } },
+    ]);
+    await settle();
+    expect($$(el, '[part~="tool-call"]').map((n) => n.querySelector('[part="tool-name"]')?.textContent)).toEqual(['get_weather']);
+    expect($(el, '.drawn')).toBeNull();
+    await commands.setOffline(RENDERERS, false);
+    window.dispatchEvent(new Event('online'));
+    el.requestUpdate();
+    await until(() => $(el, '.drawn') !== null, 'the page\'s rendering, once the chunk is here');
+    expect($(el, '.drawn')!.textContent).toBe('pending');
+    expect($(el, '[part="tool-name"]')).toBeNull();
+    expect(requests('parts/tool-renderers')).toBe(2);
+  });
+
+  it("draws one slice of a tool card's long result while its controls' chunk cannot be fetched, and Show more once it can", async () => {
+    await commands.setOffline(TOOL_TEXT, true);
+    const result = 'x'.repeat(3 * TOOL_TEXT_STEP);
+    const el = await chatFixture();
+    await pushAll(el, [
+      { method: 'RunBegin', params: { user_input: 'w' } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'a', name: 'dump', arguments: '{}' } },
+      { method: 'ToolResult', params: { tool_call_id: 'a', name: 'dump', content: result, ok: true } },
+    ]);
+    await until(() => requests('parts/tool-text') >= 1, 'the controls chunk asked for');
+    await settle();
+    expect($(el, '[part="tool-result"]')!.textContent!.length).toBe(TOOL_TEXT_STEP);
+    expect($(el, '[part="tool-show-more"]')).toBeNull();
+    await commands.setOffline(TOOL_TEXT, false);
+    window.dispatchEvent(new Event('online'));
+    el.requestUpdate();
+    await until(() => $(el, '[part="tool-show-more"]') !== null, 'Show more, once the chunk is here');
+    $<HTMLButtonElement>(el, '[part="tool-show-more"]')!.click();
+    await until(() => $(el, '[part="tool-result"]')!.textContent!.length === 2 * TOOL_TEXT_STEP, 'the next slice');
+    expect(requests('parts/tool-text')).toBe(2);
   });
 
   it('shows English while the Chinese strings cannot be fetched, then Chinese once they can', async () => {

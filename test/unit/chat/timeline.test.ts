@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 import { decodeWireStream } from '../../../src/wire/decode-stream.js';
 import type { WireEvent } from '../../../src/wire/events.js';
@@ -8,6 +8,7 @@ import {
   addUserMessage,
   blockText,
   createTimeline,
+  PRETTY_JSON_MAX,
   reduceTimeline,
   setApproval,
   settleQuestion,
@@ -72,6 +73,24 @@ describe('timeline reducer', () => {
     expect((s.items[1] as ReasoningItem).streaming).toBe(false);
     expect(blockText((s.items[1] as ReasoningItem).text)).toBe('think');
     expect((s.items[2] as AnswerItem).streaming).toBe(true);
+  });
+
+  it('indents arguments up to PRETTY_JSON_MAX characters and leaves longer ones as sent, without parsing them', () => {
+    const atMost = JSON.stringify({ data: 'x'.repeat(PRETTY_JSON_MAX - 11) });
+    const over = JSON.stringify({ data: 'x'.repeat(PRETTY_JSON_MAX) });
+    expect(atMost.length).toBe(PRETTY_JSON_MAX);
+    const parse = vi.spyOn(JSON, 'parse');
+    const s = run([
+      { method: 'RunBegin', params: { user_input: 'q' } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'a', name: 'dump', arguments: atMost } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'b', name: 'dump', arguments: over } },
+    ]);
+    const [a, b] = only(s, 'tool');
+    expect(a!.prettyArguments).toBe(JSON.stringify(JSON.parse(atMost), null, 2));
+    expect(b!.prettyArguments).toBeUndefined();
+    expect(b!.arguments).toBe(over);
+    expect(parse.mock.calls.map(([text]) => text)).not.toContain(over);
+    parse.mockRestore();
   });
 
   it('shows a tool call pending, then its result, duration and failure', () => {
