@@ -566,8 +566,8 @@ export class PagentChat extends LitElement {
     this.cachedContext = {
       strings,
       locale: resolveLocale(this.locale),
-      answerRenderer: (target) =>
-        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, ...(allowImage ? { allowImage } : {}) }),
+      answerRenderer: (target, slices) =>
+        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, slices, ...(allowImage ? { allowImage } : {}) }),
       textRenderer: createTextRenderer,
       onApproval: (callId, approved) => this.decide(callId, approved),
       toolRenderers: renderers,

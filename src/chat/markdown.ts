@@ -23,6 +23,7 @@
  */
 import { MarkdownDocument } from './markdown/blocks.js';
 import type { MarkdownStats } from './markdown/inline-dom.js';
+import { sliceScheduler, type SliceGroup } from './slice-scheduler.js';
 
 export { safeUrl } from './safe-url.js';
 export type { MarkdownStats } from './markdown/inline-dom.js';
@@ -53,6 +54,12 @@ export interface MarkdownOptions {
    * @defaultValue 'Task'
    */
   taskLabel?: string;
+  /**
+   * Where code highlighting runs: a few lines at once, the rest a slice per task (see
+   * `slice-scheduler.ts`); pausing or cancelling the group pauses or drops what waits.
+   * @defaultValue a group of its own in the page's shared scheduler
+   */
+  slices?: SliceGroup;
 }
 
 /** An incremental markdown renderer for one answer. */
@@ -72,7 +79,8 @@ export interface MarkdownStream {
 
 function createStream(root: ParentNode, doc: Document, options: MarkdownOptions): MarkdownStream {
   const stats: MarkdownStats = { charsParsed: 0, nodesCreated: 0, nodesTouched: 0 };
-  const md = new MarkdownDocument({ doc, stats, allowImage: options.allowImage }, root, {
+  const slices = options.slices ?? sliceScheduler.group();
+  const md = new MarkdownDocument({ doc, stats, allowImage: options.allowImage, slices }, root, {
     copyLabel: options.copyLabel ?? 'Copy code',
     taskLabel: options.taskLabel ?? 'Task',
     math: options.math ?? true,
