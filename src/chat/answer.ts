@@ -4,7 +4,6 @@
  * untrusted text through the plain-text renderer.
  */
 import { createMarkdownStream } from './markdown.js';
-import type { SliceGroup } from './slice-scheduler.js';
 
 /** An incremental renderer for one answer block. */
 export interface AnswerRenderer {
@@ -22,8 +21,8 @@ export interface AnswerRendererOptions {
   taskLabel?: string;
   /** Whether TeX delimiters make math. @defaultValue true */
   math?: boolean;
-  /** The answer's share of the page's sliced work (its code highlighting runs there). @defaultValue a group of its own */
-  slices?: SliceGroup;
+  /** Aborted when the answer is replaced: its code lines still waiting to be highlighted are dropped. */
+  signal?: AbortSignal;
 }
 
 /**

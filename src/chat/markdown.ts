@@ -23,7 +23,6 @@
  */
 import { MarkdownDocument } from './markdown/blocks.js';
 import type { MarkdownStats } from './markdown/inline-dom.js';
-import { sliceScheduler, type SliceGroup } from './slice-scheduler.js';
 
 export { safeUrl } from './safe-url.js';
 export type { MarkdownStats } from './markdown/inline-dom.js';
@@ -55,11 +54,10 @@ export interface MarkdownOptions {
    */
   taskLabel?: string;
   /**
-   * Where code highlighting runs: a few lines at once, the rest a slice per task (see
-   * `slice-scheduler.ts`); pausing or cancelling the group pauses or drops what waits.
-   * @defaultValue a group of its own in the page's shared scheduler
+   * Stops the stream's deferred work when aborted: code lines still waiting to be highlighted (they wait
+   * when more arrive at once than a task may tokenize, and while the highlighter loads) stay plain.
    */
-  slices?: SliceGroup;
+  signal?: AbortSignal;
 }
 
 /** An incremental markdown renderer for one answer. */
@@ -79,8 +77,7 @@ export interface MarkdownStream {
 
 function createStream(root: ParentNode, doc: Document, options: MarkdownOptions): MarkdownStream {
   const stats: MarkdownStats = { charsParsed: 0, nodesCreated: 0, nodesTouched: 0 };
-  const slices = options.slices ?? sliceScheduler.group();
-  const md = new MarkdownDocument({ doc, stats, allowImage: options.allowImage, slices }, root, {
+  const md = new MarkdownDocument({ doc, stats, allowImage: options.allowImage, signal: options.signal }, root, {
     copyLabel: options.copyLabel ?? 'Copy code',
     taskLabel: options.taskLabel ?? 'Task',
     math: options.math ?? true,

@@ -20,8 +20,6 @@ export interface LineHighlight extends LineSink {
   readonly plain: boolean;
 }
 
-import type { SliceGroup, SliceJob } from '../slice-scheduler.js';
-
 type Engine = typeof import('./highlighter.js');
 let engine: Promise<Engine> | undefined;
 
@@ -35,41 +33,24 @@ function loadEngine(): Promise<Engine> {
 
 /**
  * The highlighting of one code block: finished lines go to the language's tokenizer, queued until it
- * has loaded (and dropped when the language is not one we know). A line is tokenized at once while the
- * task has budget left in `slices` (a streamed line); the rest (a stored block of thousands of lines, or
- * every line that waited for the tokenizer) a slice per task, in order, showing plain until its turn.
+ * has loaded (and dropped when the language is not one we know); `signal` drops the lines still waiting.
  */
-export function createLineHighlight(language: string, code: HTMLElement, slices: SliceGroup): LineHighlight {
-  const queue: Array<[Text | null, number, number] | undefined> = [];
-  let head = 0;
+export function createLineHighlight(language: string, code: HTMLElement, signal?: AbortSignal): LineHighlight {
+  let queue: Array<[Text | null, number, number]> | null = [];
   let sink: LineSink | null = null;
   let plain = false;
-  const job: SliceJob = {
-    get pending() {
-      return sink !== null && head < queue.length;
-    },
-    run() {
-      while (head < queue.length && slices.left > 0) {
-        const [node, start, end] = queue[head]!;
-        queue[head++] = undefined;
-        slices.spend(cost(start, end));
-        sink!.line(node, start, end);
-      }
-      if (head === queue.length) queue.length = head = 0;
-    },
-  };
   loadEngine()
-    .then((m) => m.createLineSink(language, code))
+    .then((m) => m.createLineSink(language, code, signal))
     .then(
       (s) => {
         sink = s;
         plain = s === null;
-        if (s && queue.length > 0) slices.add(job);
-        else queue.length = 0;
+        if (s) for (const [node, start, end] of queue!) s.line(node, start, end);
+        queue = null;
       },
       () => {
         plain = true; // stays plain
-        queue.length = 0;
+        queue = null;
       },
     );
   return {
@@ -77,16 +58,8 @@ export function createLineHighlight(language: string, code: HTMLElement, slices:
       return plain;
     },
     line(node, start, end = node?.length ?? 0) {
-      if (plain) return;
-      if (sink && head === queue.length && slices.tryNow(cost(start, end))) {
-        sink.line(node, start, end);
-        return;
-      }
-      queue.push([node, start, end]);
-      if (sink) slices.add(job);
+      if (sink) sink.line(node, start, end);
+      else queue?.push([node, start, end]);
     },
   };
 }
-
-/** A line's share of a task's budget: its characters and its line end (so blank lines count too). */
-const cost = (start: number, end: number): number => end - start + 1;

@@ -5,7 +5,6 @@
  * email autolinks are found in it as cmark-gfm finds them (in consolidated text outside links).
  */
 import { MAX_EMAIL, type Inline } from './inlines.js';
-import type { SliceGroup } from '../slice-scheduler.js';
 
 /** Inline elements (emphasis, links, code) nest at most this deep; deeper ones render their content only. */
 export const MAX_INLINE_DEPTH = 32;
@@ -28,8 +27,8 @@ export interface DomContext {
   readonly stats: MarkdownStats;
   /** Whether an image at this (resolved, already allowed by scheme) URL may load. */
   readonly allowImage: ((url: URL) => boolean) | undefined;
-  /** The answer's share of the page's sliced work: code highlighting runs in it. */
-  readonly slices: SliceGroup;
+  /** Aborted when the document is dropped: its deferred work (highlighting) stops. */
+  readonly signal: AbortSignal | undefined;
 }
 
 const ALLOWED_SCHEMES = new Set(['http:', 'https:', 'mailto:']);

@@ -26,6 +26,8 @@ export interface PartContext {
   readonly messageActions?: (item: UserItem | AnswerItem) => unknown;
   /** The key of the user message being edited (its bubble gives way to the editor). */
   readonly editingKey?: string | undefined;
+  /** Draws more of the answer or reasoning `key`, too long to draw at once. */
+  readonly onShowMore?: (key: string) => void;
   /** The attachments of a sent message (thumbnails and file chips). */
   readonly renderAttachments?: (list: readonly ChatAttachment[]) => unknown;
 }
