@@ -42,9 +42,13 @@ export const yieldToBrowser: YieldToBrowser = () =>
 
 /**
  * Milliseconds a slice may take before it yields, whatever is left of its characters (a slow machine,
- * costly text): the page gets a frame and input in between.
+ * costly text): the page gets a frame and input in between. A slice lasts longer, up to
+ * {@link MAX_SLICE_MS}, when the browser's frames between slices do.
  */
 export const SLICE_MS = 10;
+
+/** The longest a slice lasts when frames are costly (see the pump): below what browsers count as a long task (50 ms). */
+export const MAX_SLICE_MS = 40;
 
 /** Options of a {@link SliceScheduler}. */
 export interface SliceSchedulerOptions {
@@ -52,7 +56,7 @@ export interface SliceSchedulerOptions {
   budget?: TaskBudget;
   /** How to yield to the browser before each slice. @defaultValue {@link yieldToBrowser} */
   yieldToNext?: YieldToBrowser;
-  /** Milliseconds per slice. @defaultValue {@link SLICE_MS} */
+  /** Milliseconds per slice at least. @defaultValue {@link SLICE_MS} */
   sliceMs?: number;
   /** The clock. @defaultValue performance.now */
   now?: () => number;
@@ -115,16 +119,22 @@ export class SliceScheduler {
 
   private async pump(): Promise<void> {
     this.pumping = true;
+    let lastEnd = Infinity;
     try {
       while (this.queue.length > 0) {
         await this.yieldToNext();
         // a new task: its budget is whole
         this.budget.used = 0;
         this.stats.slices += 1;
-        this.deadline = this.now() + this.sliceMs;
+        // As long as the browser's own work since the last slice (its frame), within SLICE_MS..MAX_SLICE_MS:
+        // when a large drawn answer makes frames costly, more is drawn per frame, so fewer frames are needed.
+        const start = this.now();
+        const between = start > lastEnd ? start - lastEnd : 0;
+        this.deadline = start + Math.max(this.sliceMs, Math.min(MAX_SLICE_MS, between));
         try {
           this.runSlice();
         } finally {
+          lastEnd = this.now();
           this.deadline = Infinity;
           // The slice was this task's work: the next task (a frame's render with a streamed delta) starts
           // with a whole budget, not behind the queue.

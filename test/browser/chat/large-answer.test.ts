@@ -386,6 +386,32 @@ describe('only the newest answer is drawn', () => {
   }, 60_000);
 });
 
+describe('a long code block', () => {
+  it('lets the browser skip its earlier chunks off screen, and a long line in one still scrolls into view whole', async () => {
+    const long = `const wide = "${'x'.repeat(3000)}";`;
+    const lines = Array.from({ length: 350 }, (_, i) => (i === 150 ? long : `let v${i} = ${i};`));
+    const el = await chatFixture((c) => (c.style.width = '600px'));
+    await pushAll(el, textRun('q', ['```\n' + lines.join('\n') + '\n```\n']));
+    const code = $(el, 'pre > code')!;
+    const chunks = [...code.children] as HTMLElement[];
+    expect(chunks).toHaveLength(4);
+    expect(chunks.map((c) => getComputedStyle(c).contentVisibility)).toEqual(['auto', 'auto', 'auto', 'visible']);
+    const pre = code.parentElement!;
+    const chunk = chunks[1]!;
+    chunk.scrollIntoView();
+    const range = document.createRange();
+    const text = chunk.firstChild as Text;
+    const at = text.data.indexOf(long);
+    range.setStart(text, at);
+    range.setEnd(text, at + long.length);
+    const line = range.getBoundingClientRect().width;
+    expect(line).toBeGreaterThan(pre.clientWidth * 2);
+    // the chunk holds its longest line (nothing of it is clipped) and the block scrolls to its end
+    expect(chunk.getBoundingClientRect().width).toBeGreaterThanOrEqual(line);
+    expect(pre.scrollWidth).toBeGreaterThanOrEqual(line);
+  });
+});
+
 describe('highlighting a large block', () => {
   it('tokenizes a stored block of many lines a slice per task, at most a task budget of lines in the task that drew it', async () => {
     const { highlightStats } = (await import('../../../src/chat/markdown/highlighter.js')) as Engine;

@@ -112,6 +112,33 @@ describe('the slice queue', () => {
     expect(job.done).toBe(20);
   });
 
+  it('lasts as long as the browser worked since the last slice (its frame), between 10 and 40 ms', async () => {
+    const y = manualYield();
+    let clock = 0;
+    const s = new SliceScheduler({ budget: new TaskBudget(1_000_000), yieldToNext: y.yieldToNext, sliceMs: 10, now: () => clock });
+    let done = 0;
+    s.enqueue({
+      get pending() {
+        return done < 1000;
+      },
+      run() {
+        while (done < 1000 && s.left > 0) {
+          s.spend(1);
+          done += 1;
+          clock += 1; // each unit takes 1 ms
+        }
+      },
+    });
+    const perSlice: number[] = [];
+    for (const frame of [0, 5, 25, 100]) {
+      clock += frame; // the browser's frame between two slices
+      const before = done;
+      await y.next();
+      perSlice.push(done - before);
+    }
+    expect(perSlice).toEqual([10, 10, 25, 40]);
+  });
+
   it('runs work first come first served: one answer after the other', async () => {
     const y = manualYield();
     const s = scheduler(y);
