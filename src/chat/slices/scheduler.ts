@@ -2,7 +2,8 @@
  * The slice queue (a chunk loaded on first use): rendering work too big for the current task's budget (a
  * stored 48 MB answer, a highlighted block of 100,000 lines) waits here and runs a slice per task, then
  * yields, so the page keeps painting and answering input in between. A slice ends at the task's character
- * budget ({@link TaskBudget}) or after {@link SLICE_MS}, whichever comes first. Work runs first come first
+ * budget ({@link TaskBudget}) or after {@link SLICE_MS} (up to {@link MAX_SLICE_MS} when the frames in
+ * between take that long), whichever comes first. Work runs first come first
  * served, so a conversation's messages draw one after another; work whose signal is aborted (its answer
  * was replaced or left the page) is dropped when its turn comes: only what is still wanted runs.
  */

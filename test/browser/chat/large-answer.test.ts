@@ -18,6 +18,8 @@ import { SliceScheduler, sliceScheduler } from '../../../src/chat/slices/schedul
 import { FEED_PIECE } from '../../../src/chat/slices/text-feed.js';
 import { SLICE_CHARS, TaskBudget, taskBudget } from '../../../src/chat/task-budget.js';
 import type { TextBlock } from '../../../src/chat/timeline.js';
+import { createSessionStore, type SessionStore } from '../../../src/store/index.js';
+import { userEvent } from 'vitest/browser';
 import { $, $$, answers, chatFixture, pushAll, textRun, until } from './helpers.js';
 import { answerHtml, renderThroughStream, specExamples } from './markdown-conformance.js';
 
@@ -309,6 +311,50 @@ describe('what is drawn of a text past the draw limit', () => {
     $$(el, '[part~="message-copy-button"]').at(-1)!.click();
     await until(() => writeText.mock.calls.length > 0, 'copied');
     expect(writeText).toHaveBeenCalledWith(text);
+  }, 60_000);
+});
+
+describe('search and scrolling with a large answer', () => {
+  let store: SessionStore | undefined;
+  afterEach(() => store?.close());
+
+  it('opens a search hit below a large answer and keeps it in view while the answer above draws', async () => {
+    store = createSessionStore({ name: `large-${crypto.randomUUID()}` });
+    const messages: ChatMessage[] = [
+      { role: 'user', content: 'first question' },
+      { role: 'assistant', content: corpus(300 * 1024) },
+      { role: 'user', content: 'the needle question' },
+      { role: 'assistant', content: 'a short answer' },
+      ...Array.from({ length: 6 }, (_, i): ChatMessage[] => [{ role: 'user', content: `later ${i}` }, { role: 'assistant', content: `reply ${i}` }]).flat(),
+    ];
+    await store.import(JSON.stringify({
+      format: 'pagent-web/session', version: 1, id: 'big', title: 'Big', createdAt: 1000, updatedAt: 1000,
+      session: { version: 1, kind: 'session', systemPrompt: undefined, messages },
+    }));
+    const s = store;
+    const el = await chatFixture((c) => {
+      c.style.height = '360px';
+      c.store = s;
+    });
+    await until(() => $(el, '[part="session-search"]') !== null, 'the search field');
+    const field = $<HTMLInputElement>(el, '[part="session-search"]')!;
+    field.focus();
+    await userEvent.fill(field, 'needle');
+    await until(() => $$(el, '[part="search-hit"]').length === 1, 'the hit');
+    $(el, '[part="search-hit"]')!.click();
+    await until(() => $(el, '[data-hit]') !== null, 'the marked message');
+    const hit = $<HTMLElement>(el, '[data-hit]')!;
+    expect(hit.textContent).toContain('the needle question');
+    const answer = $(el, '[part~="answer-text"]')!;
+    await until(() => !answer.hasAttribute('aria-busy'), 'the large answer drawn');
+    const inView = (): boolean => {
+      const box = hit.getBoundingClientRect();
+      const view = $(el, '[part="timeline"]')!.getBoundingClientRect();
+      return box.top >= view.top && box.bottom <= view.bottom;
+    };
+    await until(inView, 'the marked message in view');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(inView()).toBe(true);
   }, 60_000);
 });
 
