@@ -102,7 +102,7 @@ class StreamTextDirective extends AsyncDirective {
   /** Loads the feed and hands it what waits (or, if its chunk cannot be fetched, draws that at once). */
   private async startFeed(scheduler: SliceScheduler | undefined): Promise<void> {
     const controller = this.controller!;
-    const m = await loadFeed(true);
+    const m = await loadFeed();
     if (this.controller !== controller || controller.signal.aborted) return;
     const waiting = this.waiting!;
     this.waiting = undefined;
