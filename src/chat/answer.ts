@@ -21,6 +21,8 @@ export interface AnswerRendererOptions {
   taskLabel?: string;
   /** Whether TeX delimiters make math. @defaultValue true */
   math?: boolean;
+  /** Aborted when the answer is replaced: its code lines still waiting to be highlighted are dropped. */
+  signal?: AbortSignal;
 }
 
 /**

@@ -35,6 +35,7 @@ import {
   retryRun,
   retryStopped,
   setApproval,
+  showMore,
   timelineFromMessages,
   type TimelineState,
 } from './timeline.js';
@@ -108,7 +109,8 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  * @csspart empty - The empty state: a short invitation and the suggestions, until the first message.
  * @csspart message - Every message; also `user` or `answer`.
  * @csspart message-text - The text of a user message.
- * @csspart answer-text - The rendered answer.
+ * @csspart answer-text - The rendered answer (`aria-busy="true"` while a long one is still being drawn).
+ * @csspart show-more - "Show more" under an answer or reasoning too long to draw at once (2 MiB more per click).
  * @csspart code-block - A fenced code block in an answer; `copy-button` inside (top right, shown on hover or focus).
  * @csspart stopped - The mark under a cancelled run's partial answer.
  * @csspart reasoning - The reasoning `<details>`; `reasoning-summary`, `reasoning-text` inside.
@@ -602,8 +604,8 @@ export class PagentChat extends LitElement {
     this.cachedContext = {
       strings,
       locale: resolveLocale(this.locale),
-      answerRenderer: (target) =>
-        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, ...(allowImage ? { allowImage } : {}) }),
+      answerRenderer: (target, signal) =>
+        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, signal, ...(allowImage ? { allowImage } : {}) }),
       textRenderer: createTextRenderer,
       onApproval: (callId, approved) => this.decide(callId, approved),
       toolRenderers: renderers,
@@ -612,6 +614,7 @@ export class PagentChat extends LitElement {
       onRenderError: ({ message, where }, cause) =>
         this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(message, { code: 'render', where, cause }) })),
       onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
+      onShowMore: (key) => (this.timeline = showMore(this.timeline, key)),
       renderAttachments: (list) => this.attachments.renderMessage(list),
       renderQuestion: (item, context) => this.questions.render(item, context),
       messageActions: (item) => this.actions?.render(item, this.cachedContext!, this.actions.canBranch),

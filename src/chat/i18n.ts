@@ -35,6 +35,8 @@ export interface PagentChatStrings {
   turn: string;
   usage: string;
   stopped: string;
+  /** The button under an answer (or reasoning) too long to draw at once: it draws more of it. */
+  showMore: string;
   errorTitle: string;
   retry: string;
   /** Message actions (copy, regenerate, edit, versions). `{n}`, `{total}`: the version shown and how many there are. */
@@ -172,8 +174,6 @@ export interface PagentChatStrings {
   // languages); set them here to override.
   /** How much of the text is drawn: `{shown}` characters of `{total}`. */
   toolTextShown?: string;
-  /** The button that draws more of the text. */
-  showMore?: string;
 }
 
 const en: PagentChatStrings = {
@@ -204,6 +204,7 @@ const en: PagentChatStrings = {
   turn: 'Turn {n}',
   usage: '{input} in · {output} out · {total} tokens',
   stopped: 'Stopped',
+  showMore: 'Show more',
   errorTitle: 'Something went wrong',
   retry: 'Retry',
   messageActions: 'Message actions',

@@ -53,6 +53,11 @@ export interface MarkdownOptions {
    * @defaultValue 'Task'
    */
   taskLabel?: string;
+  /**
+   * Stops the stream's deferred work when aborted: code lines still waiting to be highlighted (they wait
+   * when more arrive at once than a task may tokenize, and while the highlighter loads) stay plain.
+   */
+  signal?: AbortSignal;
 }
 
 /** An incremental markdown renderer for one answer. */
@@ -72,7 +77,7 @@ export interface MarkdownStream {
 
 function createStream(root: ParentNode, doc: Document, options: MarkdownOptions): MarkdownStream {
   const stats: MarkdownStats = { charsParsed: 0, nodesCreated: 0, nodesTouched: 0 };
-  const md = new MarkdownDocument({ doc, stats, allowImage: options.allowImage }, root, {
+  const md = new MarkdownDocument({ doc, stats, allowImage: options.allowImage, signal: options.signal }, root, {
     copyLabel: options.copyLabel ?? 'Copy code',
     taskLabel: options.taskLabel ?? 'Task',
     math: options.math ?? true,

@@ -158,6 +158,15 @@ export const chatStyles = css`
     margin: 0;
     border-radius: 0;
   }
+  /* A long block's earlier 100-line chunks: off screen the browser skips their layout and paint (a 2 MB
+     block was laid out whole on every frame). Each is as wide as its longest line, so the paint
+     containment that comes with it clips nothing when the block scrolls sideways. */
+  .message.answer .text pre > code > div:not(:last-child) {
+    content-visibility: auto;
+    contain-intrinsic-size: auto 0px auto 100lh;
+    width: max-content;
+    min-width: 100%;
+  }
   .message.answer .text [part~='copy-button'] {
     font: inherit;
     line-height: 1.4;

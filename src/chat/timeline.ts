@@ -41,6 +41,8 @@ export interface ReasoningItem extends ItemBase {
   readonly kind: 'reasoning';
   readonly text: TextBlock;
   readonly streaming: boolean;
+  /** Times the reader asked to see more of a text too long to draw at once. */
+  readonly more?: number;
 }
 
 /** A block of answer text. `stopped` marks a partial answer of a cancelled run. */
@@ -49,6 +51,8 @@ export interface AnswerItem extends ItemBase {
   readonly text: TextBlock;
   readonly streaming: boolean;
   readonly stopped: boolean;
+  /** Times the reader asked to see more of a text too long to draw at once. */
+  readonly more?: number;
 }
 
 /** How far a tool call got. */
@@ -543,6 +547,16 @@ export function settleQuestion(state: TimelineState, key: string, status: Questi
   if (index < 0) return state;
   const s: Draft = { ...state, work: state.work + 1 };
   replace<QuestionItem>(s, index, { status, answer });
+  return s;
+}
+
+/** Counts one more "Show more" on the answer or reasoning block `key` (an unknown key changes nothing). */
+export function showMore(state: TimelineState, key: string): TimelineState {
+  const index = state.items.findIndex((i) => i.key === key);
+  const item = state.items[index];
+  if (item?.kind !== 'answer' && item?.kind !== 'reasoning') return state;
+  const s: Draft = { ...state, items: [...state.items], work: state.work + 1 };
+  replace<AnswerItem | ReasoningItem>(s, index, { more: (item.more ?? 0) + 1 });
   return s;
 }
 

@@ -29,6 +29,7 @@ const ja: PagentChatStrings = {
   turn: 'ターン {n}',
   usage: '入力 {input} · 出力 {output} · 合計 {total} トークン',
   stopped: '停止しました',
+  showMore: 'さらに表示',
   errorTitle: 'エラーが発生しました',
   retry: '再試行',
   messageActions: 'メッセージの操作',

@@ -29,6 +29,7 @@ const zhCN: PagentChatStrings = {
   turn: '第 {n} 轮',
   usage: '输入 {input} · 输出 {output} · 共 {total} 个词元',
   stopped: '已停止',
+  showMore: '显示更多',
   errorTitle: '出错了',
   retry: '重试',
   messageActions: '消息操作',

@@ -27,6 +27,8 @@ export interface DomContext {
   readonly stats: MarkdownStats;
   /** Whether an image at this (resolved, already allowed by scheme) URL may load. */
   readonly allowImage: ((url: URL) => boolean) | undefined;
+  /** Aborted when the document is dropped: its deferred work (highlighting) stops. */
+  readonly signal: AbortSignal | undefined;
 }
 
 const ALLOWED_SCHEMES = new Set(['http:', 'https:', 'mailto:']);

@@ -37,6 +37,8 @@ export interface PartContext {
   readonly editingKey?: string | undefined;
   /** A question of the agent, with its form while it is asked (the question chunk renders it). */
   readonly renderQuestion?: (item: QuestionItem, ctx: PartContext) => unknown;
+  /** Draws more of the answer or reasoning `key`, too long to draw at once. */
+  readonly onShowMore?: (key: string) => void;
   /** The attachments of a sent message (thumbnails and file chips). */
   readonly renderAttachments?: (list: readonly ChatAttachment[]) => unknown;
 }

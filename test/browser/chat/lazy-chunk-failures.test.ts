@@ -20,6 +20,7 @@ const CHINESE = '**/src/chat/locales/zh-CN.ts*';
 const QUESTIONS = '**/src/chat/questions/lazy.ts*';
 const RENDERERS = '**/src/chat/parts/tool-renderers.ts*';
 const TOOL_TEXT = '**/src/chat/parts/tool-text.ts*';
+const SLICES = '**/src/chat/slices/text-feed.ts*';
 
 /** How many times the page asked for a chunk, by its path under src/chat (a refused request is listed too). */
 const requests = (path: string): number =>
@@ -39,7 +40,7 @@ function render(text: string): HTMLElement {
 const tokens = (el: Element): number => el.querySelectorAll('span[class^="pagent-hl-"]').length;
 
 afterEach(async () => {
-  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS, CHINESE, QUESTIONS, RENDERERS, TOOL_TEXT]) await commands.setOffline(glob, false);
+  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS, CHINESE, QUESTIONS, RENDERERS, TOOL_TEXT, SLICES]) await commands.setOffline(glob, false);
 });
 
 /** Pastes `file` into the message box, as a browser does with a copied file. */
@@ -190,5 +191,17 @@ describe('a lazy chunk that cannot be fetched', () => {
     el.requestUpdate();
     await until(() => $(el, '[part~="attach-button"]')!.getAttribute('aria-label') === '添加附件', 'the Chinese label');
     expect(requests('locales/zh-CN')).toBe(2);
+  });
+
+  it('draws an answer too big for one task at once when the slice queue cannot be fetched, rather than not at all', async () => {
+    await commands.setOffline(SLICES, true);
+    const text = '## A long answer\n\n' + 'A paragraph of *words* that goes on.\n\n'.repeat(4000);
+    const el = await chatFixture();
+    await pushAll(el, textRun('q', [text]));
+    await until(() => requests('slices/text-feed') >= 1, 'the chunk asked for');
+    const answer = $(el, '[part~="answer-text"]')!;
+    await until(() => !answer.hasAttribute('aria-busy'), 'the answer drawn');
+    expect($$(el, '[part~="answer-text"] p')).toHaveLength(4000);
+    expect(answer.querySelector('h2')!.textContent).toBe('A long answer');
   });
 });

@@ -12,6 +12,7 @@ import {
   reduceTimeline,
   setApproval,
   settleQuestion,
+  showMore,
   summariseUsage,
   timelineFromMessages,
   type AnswerItem,
@@ -197,6 +198,25 @@ describe('timeline reducer', () => {
     s = run([{ method: 'ToolCallBegin', params: { tool_call_id: 'b', name: 't', arguments: '{}' } }], s);
     s = setApproval(setApproval(s, 'b'), 'b', true);
     expect(only(s, 'tool')[1]!.status).toBe('pending');
+  });
+
+  it('counts "Show more" on an answer or reasoning block, leaving the text and other items as they are', () => {
+    let s = run([
+      { method: 'RunBegin', params: { user_input: 'q' } },
+      { method: 'ReasoningDelta', params: { text: 'think' } },
+      { method: 'TextDelta', params: { text: 'long answer' } },
+      { method: 'RunEnd', params: END },
+    ]);
+    const answer = only(s, 'answer')[0]!;
+    const reasoning = only(s, 'reasoning')[0]!;
+    const user = only(s, 'user')[0]!;
+    s = showMore(showMore(s, answer.key), answer.key);
+    s = showMore(s, reasoning.key);
+    expect(only(s, 'answer')[0]!.more).toBe(2);
+    expect(only(s, 'answer')[0]!.text).toBe(answer.text);
+    expect(only(s, 'reasoning')[0]!.more).toBe(1);
+    expect(showMore(s, user.key)).toBe(s);
+    expect(showMore(s, 'no-such-key')).toBe(s);
   });
 
   it('ignores unknown events', () => {
