@@ -3,7 +3,7 @@
  * message stream) and yields typed events,
  * with runs that always end (design §1) whatever the server or the network does.
  */
-import { createEventIterator, type DecodeStreamOptions, type EventIteratorHooks } from './decode-stream.js';
+import { createEventIterator, errorText, type DecodeStreamOptions, type EventIteratorHooks } from './decode-stream.js';
 import type { DialectName } from './dialects/index.js';
 import { failedRunEvents, type UnknownEvent, type WireEvent } from './events.js';
 import type { WireFormat } from './framing.js';
@@ -71,6 +71,9 @@ export type WireClientEvent<IncludeUnknown extends boolean> = IncludeUnknown ext
   ? WireEvent | UnknownEvent
   : WireEvent;
 
+/** The media type of a `Content-Type` header: lower-cased, without parameters; `''` when absent. */
+const mediaType = (contentType: string | null): string => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+
 const NDJSON_TYPES = /^(application|text)\/(x-)?(ndjson|jsonl|jsonlines|json-lines|json-seq)$/;
 
 /**
@@ -79,7 +82,7 @@ const NDJSON_TYPES = /^(application|text)\/(x-)?(ndjson|jsonl|jsonlines|json-lin
  * `text/plain`, `application/json`, `text/html`, …) → `'auto'` (sniffed from the first bytes).
  */
 export function formatFromContentType(contentType: string | null): WireFormat | 'auto' {
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  const type = mediaType(contentType);
   if (type === 'text/event-stream') return 'sse';
   if (NDJSON_TYPES.test(type)) return 'ndjson';
   return 'auto';
@@ -216,15 +219,14 @@ export class WireClient<IncludeUnknown extends boolean = false> {
       response = await fetchFn.call(globalThis, this.url, init);
     } catch (err) {
       if (request.signal.aborted) return [];
-      const reason = err instanceof Error ? err.message : String(err);
       // A browser says "Failed to fetch" for an unreachable server and for CORS alike: ask which it was.
       // (only with the page's own fetch: an injected one may route requests elsewhere)
       const verdict = options.fetch ? undefined : await probeVerdict(this.url, request.signal);
       if (request.signal.aborted) return [];
-      return failedRunEvents({ code: 'network', message: networkFailureMessage(`${method} ${this.url}`, reason, verdict) });
+      return failedRunEvents({ code: 'network', message: networkFailureMessage(`${method} ${this.url}`, errorText(err), verdict) });
     }
     const sessionId = response.headers.get('X-Session-Id');
-    if (sessionId !== null && sessionId !== '') this.sessionId = sessionId;
+    if (sessionId) this.sessionId = sessionId;
 
     if (!response.ok) {
       const message = await httpFailureMessage(response);
@@ -238,22 +240,20 @@ export class WireClient<IncludeUnknown extends boolean = false> {
     // Design §1: a request is a request for a run, so a 2xx body without any document is a failed run.
     let documents = 0;
     const onLine = options.onLine;
+    // the client's options (the decoder reads its own among them), with what this response settled
     const decoderOptions: DecodeStreamOptions = {
+      ...options,
       format,
       dialect:
         (options.dialect ?? 'auto') === 'auto' && response.headers.has('x-vercel-ai-ui-message-stream') ? 'ai-sdk' : options.dialect,
-      maxLineBytes: options.maxLineBytes,
       onLine: (raw) => {
         documents++;
         onLine?.(raw);
       },
-      onDecodeError: options.onDecodeError,
-      includeUnknown: options.includeUnknown,
-      idleTimeoutMs: options.idleTimeoutMs,
       signal: outer,
     };
-    let stream = response.body ?? emptyBody();
-    if (/^application\/json-seq\s*(;|$)/i.test(response.headers.get('Content-Type') ?? '')) {
+    let stream: ReadableStream<Uint8Array> = response.body ?? new Response('').body!;
+    if (mediaType(response.headers.get('Content-Type')) === 'application/json-seq') {
       stream = stream.pipeThrough(stripRecordSeparators());
     }
     const tail = (delivered: number): WireEvent[] => {
@@ -277,8 +277,4 @@ function stripRecordSeparators(): TransformStream<Uint8Array, Uint8Array> {
       controller.enqueue(chunk.includes(0x1e) ? chunk.filter((byte) => byte !== 0x1e) : chunk);
     },
   });
-}
-
-function emptyBody(): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
 }

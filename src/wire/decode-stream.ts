@@ -209,6 +209,7 @@ export function createEventIterator(
   return iterator;
 }
 
-function errorText(error: unknown): string {
+/** An error's message, or the thrown value as text. */
+export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
