@@ -5,9 +5,30 @@
 
 const LF = 10;
 const CR = 13;
+const COLON = 0x3a;
+const SPACE = 0x20;
 const BOM = [0xef, 0xbb, 0xbf];
 const ID = [0x69, 0x64]; // "id"
 const RETRY = [0x72, 0x65, 0x74, 0x72, 0x79]; // "retry"
+const NO_BYTES: Uint8Array = new Uint8Array(0);
+
+/**
+ * An `id` value where it lies in the bytes read. Not a view of them: a typed array view costs more to
+ * make than the whole line scan of a message.
+ */
+interface Span {
+  bytes: Uint8Array;
+  start: number;
+  end: number;
+}
+
+const EMPTY: Span = { bytes: NO_BYTES, start: 0, end: 0 };
+
+function equal(a: Span, b: Span): boolean {
+  if (a.end - a.start !== b.end - b.start) return false;
+  for (let i = 0; i < a.end - a.start; i++) if (a.bytes[a.start + i] !== b.bytes[b.start + i]) return false;
+  return true;
+}
 const fieldDecoder = new TextDecoder();
 
 /** Options of {@link createSseCursor}. */
@@ -22,7 +43,7 @@ export interface SseCursorOptions {
 /** What {@link SseCursor.end} found at the end of a connection. */
 export interface SseCursorEnd {
   /** Bytes to hand on: the message held, with a blank line after it when only that was missing. */
-  bytes: Uint8Array[];
+  bytes: Uint8Array;
   /** The connection ended inside a line: the message held was cut. */
   cut: boolean;
 }
@@ -30,12 +51,12 @@ export interface SseCursorEnd {
 /** The cursor returned by {@link createSseCursor}. */
 export interface SseCursor {
   /**
-   * Scans the next chunk of the connection and returns the bytes to hand on now. Until the stream's last
-   * event id is set, that is every byte as it comes; from then on, whole messages only (the message in
-   * progress is held), so that after a drop the framing never holds half a message. After
-   * {@link SseCursor.reconnect}, messages that replay ids already seen are left out (see there).
+   * Scans the next chunk of the connection and returns the bytes to hand on now, in one piece (empty when
+   * none). Until the stream's last event id is set, that is every byte as it comes; from then on, whole
+   * messages only (the message in progress is held), so that after a drop the framing never holds half a
+   * message. After {@link SseCursor.reconnect}, a replay of what was already read is left out (see there).
    */
-  push(chunk: Uint8Array): Uint8Array[];
+  push(chunk: Uint8Array): Uint8Array;
   /**
    * The connection ended. A held message whose lines are all complete is dispatched (its blank line was
    * all that was missing, as the framing reads a stream's end) and handed on with a blank line; one cut
@@ -44,11 +65,11 @@ export interface SseCursor {
   end(): SseCursorEnd;
   /**
    * A new connection continues the stream: the message held and the line in progress are dropped, a
-   * byte order mark at its start is removed, and the last event id carries on. Its messages that carry
-   * an id already seen on this stream are left out, and so are the id-less messages after them, until a
-   * message carries a new id: a server that replays more than it was asked for (from the start, or the
-   * `Last-Event-ID` message itself) adds no duplicate. Ids are taken as unique within the stream, as a
-   * resumable server's are; every id seen is kept for that.
+   * byte order mark at its start is removed, and the last event id carries on. When the new connection's
+   * first id is the stream's first id or the last event id itself, the server is replaying what was
+   * already read (it ignored `Last-Event-ID`, or sent that message again): its messages are left out up
+   * to and including the one with the last event id. Ids are taken as unique within the stream, as a
+   * resumable server's are.
    */
   reconnect(): void;
   /**
@@ -60,13 +81,28 @@ export interface SseCursor {
   readonly retry: number | undefined;
   /** A drop now could be resumed: there is a last event id, and no over-long message is passing. */
   readonly resumable: boolean;
-  /** Since the last {@link SseCursor.reconnect}, a message with an id not seen before was handed on. */
+  /** Since the last {@link SseCursor.reconnect}, a message with an id was handed on. */
   readonly progressed: boolean;
 }
 
-const startsWith = (bytes: Uint8Array, prefix: number[]): boolean => prefix.every((b, i) => bytes[i] === b);
+const isBomPrefix = (bytes: Uint8Array, length: number): boolean => BOM.slice(0, length).every((byte, i) => bytes[i] === byte);
+
+/** `line[from, to)` is the field `name`: the name alone, or the name and a colon. */
+function isField(line: Uint8Array, from: number, to: number, name: number[]): boolean {
+  if (to - from < name.length || (to - from > name.length && line[from + name.length] !== COLON)) return false;
+  for (let i = 1; i < name.length; i++) if (line[from + i] !== name[i]) return false;
+  return true;
+}
+
+/** Where the value of the field `name` on `line[from, to)` starts: after the colon, less one leading space. */
+function valueStart(line: Uint8Array, from: number, to: number, name: number[]): number {
+  const colon = from + name.length;
+  if (colon === to) return to;
+  return line[colon + 1] === SPACE ? colon + 2 : colon + 1;
+}
 
 function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 0) return NO_BYTES;
   if (parts.length === 1) return parts[0]!;
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -81,24 +117,26 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * Creates a cursor over an SSE byte stream: it reads line ends (LF, CRLF, lone CR, wherever chunks are
  * cut), `id` and `retry` fields and blank lines as the SSE spec's event stream interpretation does
  * (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation), and
- * leaves `data` and everything else to the framing.
+ * leaves `data` and everything else to the framing. Ids are kept where they lie and decoded when read.
  */
 export function createSseCursor(options: SseCursorOptions): SseCursor {
   const { maxMessageBytes } = options;
-  let lastEventId = '';
+  let lastEventId = EMPTY;
   /** The last event ID buffer: set by `id` fields, committed when a message is dispatched. */
-  let idBuffer = '';
+  let idBuffer = EMPTY;
   let retry: number | undefined;
   /** The `id` field of the message in progress, if it has one. */
-  let messageId: string | undefined;
+  let messageId: Span | undefined;
+  /** The first id of the stream, to tell a server that replays it from the start. */
+  let firstId: Span | undefined;
 
-  /** The bytes of the line in progress that came in earlier chunks. */
-  let lineParts: Uint8Array[] = [];
+  /** Bytes of the line in progress from earlier chunks, and those bytes themselves if it may be a field read. */
   let lineLength = 0;
+  let lineParts: Uint8Array[] = [];
   /** The last chunk ended on CR: an LF first in the next one belongs to it. */
   let afterCR = false;
   /** Bytes at a connection's start that may be a byte order mark, held until it is known. */
-  let start: Uint8Array | undefined = new Uint8Array(0);
+  let start: Uint8Array | undefined = NO_BYTES;
 
   /** The message in progress, from earlier chunks, while messages are held. */
   let held: Uint8Array[] = [];
@@ -106,27 +144,30 @@ export function createSseCursor(options: SseCursorOptions): SseCursor {
   /** An over-long message is being handed on as it comes. */
   let passing = false;
 
-  /** Every id dispatched, for leaving out replays after a reconnect. */
-  const seen = new Set<string>();
-  /** After a reconnect: whether the new connection replays ids already seen. */
+  /**
+   * After a reconnect: `'unknown'` until the first id of the new connection tells, `'replaying'` while
+   * its messages repeat what was read, up to the one with `resumedFrom`.
+   */
   let replay: 'unknown' | 'replaying' | 'new' = 'new';
+  let resumedFrom = EMPTY;
   let progressed = false;
 
-  const holding = (): boolean => lastEventId !== '' && !passing;
+  const holding = (): boolean => lastEventId.end > lastEventId.start && !passing;
 
-  /** A complete line (its bytes, without terminator). Returns true for a blank line. */
-  function line(bytes: Uint8Array): boolean {
-    if (bytes.length === 0) return true;
-    const isId = startsWith(bytes, ID) && (bytes.length === 2 || bytes[2] === 0x3a);
-    const isRetry = !isId && startsWith(bytes, RETRY) && (bytes.length === 5 || bytes[5] === 0x3a);
-    if (!isId && !isRetry) return false;
-    const name = isId ? 2 : 5;
-    const from = bytes[name + 1] === 0x20 ? name + 2 : name + 1;
-    const value = bytes.length <= name ? '' : fieldDecoder.decode(bytes.subarray(from));
-    if (isId) {
-      if (!value.includes('\0')) idBuffer = messageId = value;
-    } else if (/^\d+$/.test(value)) retry = Number(value);
-    return false;
+  /**
+   * A complete line `line[from, to)` whose first byte is that of `id` or `retry` (the caller checked):
+   * `id` and `retry` fields are read, the `id` value kept as a span of the line.
+   */
+  function field(line: Uint8Array, from: number, to: number): void {
+    if (line[from] === ID[0] && isField(line, from, to, ID)) {
+      const start = valueStart(line, from, to, ID);
+      for (let i = start; i < to; i++) if (line[i] === 0) return;
+      idBuffer = messageId = { bytes: line, start, end: to };
+    } else if (isField(line, from, to, RETRY)) {
+      const start = valueStart(line, from, to, RETRY);
+      for (let i = start; i < to; i++) if (line[i]! < 0x30 || line[i]! > 0x39) return;
+      if (start < to) retry = Number(fieldDecoder.decode(line.subarray(start, to)));
+    }
   }
 
   /**
@@ -138,15 +179,19 @@ export function createSseCursor(options: SseCursorOptions): SseCursor {
     const passed = passing;
     messageId = undefined;
     passing = false;
-    if (replay !== 'new' && id !== undefined) replay = seen.has(id) ? 'replaying' : 'new';
+    if (replay === 'unknown' && id !== undefined) {
+      replay = equal(id, resumedFrom) || (firstId !== undefined && equal(id, firstId)) ? 'replaying' : 'new';
+    }
     // (an over-long message was handed on as it came: too late to leave it out)
     if (replay === 'replaying' && !passed) {
+      if (id !== undefined && equal(id, resumedFrom)) replay = 'new';
       idBuffer = lastEventId;
       return false;
     }
     lastEventId = idBuffer;
-    if (id !== undefined && id !== '' && !seen.has(id)) {
-      seen.add(id);
+    if (id !== undefined && id.end > id.start) {
+      // (a span of the chunk would keep the whole chunk alive)
+      firstId ??= { bytes: id.bytes.slice(id.start, id.end), start: 0, end: id.end - id.start };
       progressed = true;
     }
     return true;
@@ -156,18 +201,19 @@ export function createSseCursor(options: SseCursorOptions): SseCursor {
   function skipBom(chunk: Uint8Array): Uint8Array | undefined {
     if (start === undefined) return chunk;
     const bytes = start.length === 0 ? chunk : concat([start, chunk]);
-    if (bytes.length < 3 && startsWith(bytes, BOM.slice(0, bytes.length))) {
+    const bom = bytes.length >= 3 && isBomPrefix(bytes, 3);
+    if (bytes.length < 3 && isBomPrefix(bytes, bytes.length)) {
       start = bytes;
       return undefined;
     }
     start = undefined;
-    return startsWith(bytes, BOM) ? bytes.subarray(3) : bytes;
+    return bom ? bytes.subarray(3) : bytes;
   }
 
   return {
     push(input) {
       const chunk = skipBom(input);
-      if (chunk === undefined || chunk.length === 0) return [];
+      if (chunk === undefined || chunk.length === 0) return NO_BYTES;
       const out: Uint8Array[] = [];
       /** This chunk's bytes from `from` to `upTo` are handed on: each message dispatched extends `upTo`. */
       let from = 0;
@@ -182,14 +228,19 @@ export function createSseCursor(options: SseCursorOptions): SseCursor {
       while (pos < chunk.length) {
         const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
         if (end === -1) break;
-        let blank: boolean;
-        if (lineParts.length === 0) blank = line(chunk.subarray(pos, end));
-        else {
-          // only a field of interest is joined: a long `data` line spanning chunks is never copied
-          const first = lineParts[0]![0];
-          if (first === ID[0] || first === RETRY[0]) line(concat([...lineParts, chunk.subarray(pos, end)]));
-          blank = false;
-          lineParts = [];
+        // only a line that may be `id` or `retry` is looked at, and a line that began in an earlier chunk
+        // was kept in parts only then: `data` lines, most of the bytes, are never copied
+        const blank = end === pos && lineLength === 0;
+        if (lineLength === 0) {
+          const first = chunk[pos];
+          if (first === ID[0] || first === RETRY[0]) field(chunk, pos, end);
+        } else {
+          if (lineParts.length > 0) {
+            lineParts.push(chunk.subarray(pos, end));
+            const line = concat(lineParts);
+            field(line, 0, line.length);
+            lineParts = [];
+          }
           lineLength = 0;
         }
         pos = end + 1;
@@ -201,23 +252,25 @@ export function createSseCursor(options: SseCursorOptions): SseCursor {
         if (lf !== -1 && lf < pos) lf = chunk.indexOf(LF, pos);
         if (!blank) continue;
         if (dispatch()) {
-          out.push(...held);
+          if (held.length > 0) out.push(...held);
           upTo = pos;
         } else {
           if (upTo > from) out.push(chunk.subarray(from, upTo));
           from = upTo = pos;
         }
-        held = [];
-        heldLength = 0;
+        if (held.length > 0) {
+          held = [];
+          heldLength = 0;
+        }
       }
       if (pos < chunk.length) {
-        lineParts.push(chunk.subarray(pos));
+        if (lineLength === 0 ? chunk[pos] === ID[0] || chunk[pos] === RETRY[0] : lineParts.length > 0) lineParts.push(chunk.subarray(pos));
         lineLength += chunk.length - pos;
       }
       if (!holding()) {
         // everything as it comes: no id yet, or an over-long message passing
-        if (chunk.length > from) out.push(chunk.subarray(from));
-        return out;
+        if (chunk.length > from) out.push(from === 0 ? chunk : chunk.subarray(from));
+        return concat(out);
       }
       if (upTo > from) out.push(chunk.subarray(from, upTo));
       if (upTo < chunk.length) {
@@ -230,7 +283,8 @@ export function createSseCursor(options: SseCursorOptions): SseCursor {
           passing = true;
         }
       }
-      return out;
+      // one piece: a read per chunk downstream, and the held part copied once, not read on its own
+      return concat(out);
     },
     end() {
       // bytes held at the start as a possible byte order mark are a line in progress too
@@ -239,9 +293,9 @@ export function createSseCursor(options: SseCursorOptions): SseCursor {
       held = [];
       heldLength = 0;
       start = undefined;
-      if (cut || bytes.length === 0) return { bytes, cut };
+      if (cut || bytes.length === 0) return { bytes: concat(bytes), cut };
       // only the blank line was missing; CR ends a blank line whatever ended the line before it
-      return { bytes: dispatch() ? [...bytes, new Uint8Array([CR])] : [], cut };
+      return { bytes: dispatch() ? concat([...bytes, new Uint8Array([CR])]) : NO_BYTES, cut };
     },
     reconnect() {
       held = [];
@@ -250,14 +304,15 @@ export function createSseCursor(options: SseCursorOptions): SseCursor {
       lineParts = [];
       lineLength = 0;
       afterCR = false;
-      start = new Uint8Array(0);
+      start = NO_BYTES;
       messageId = undefined;
       idBuffer = lastEventId;
+      resumedFrom = lastEventId;
       replay = 'unknown';
       progressed = false;
     },
     get lastEventId() {
-      return lastEventId;
+      return fieldDecoder.decode(lastEventId.bytes.subarray(lastEventId.start, lastEventId.end));
     },
     get retry() {
       return retry;
