@@ -3,7 +3,7 @@
  * message stream) and yields typed events,
  * with runs that always end (design §1) whatever the server or the network does.
  */
-import { createEventIterator, errorText, type DecodeStreamOptions, type EventIteratorHooks } from './decode-stream.js';
+import { createEventIterator, errorText, type ByteStream, type DecodeStreamOptions, type EventIteratorHooks } from './decode-stream.js';
 import type { DialectName } from './dialects/index.js';
 import { failedRunEvents, type UnknownEvent, type WireEvent } from './events.js';
 import type { WireFormat } from './framing.js';
@@ -56,6 +56,43 @@ export interface WireClientOptions {
    * @defaultValue false
    */
   includeUnknown?: boolean | undefined;
+  /**
+   * Reconnects after a network drop (the body's read failing, or the body ending inside a message or
+   * while a run is open), for SSE responses (`Content-Type: text/event-stream`, or `format: 'sse'`) whose
+   * server sent `id` fields: the same request (method, headers, body) is made again with `Last-Event-ID`
+   * set to the id of the last message received, after the server's `retry` (else `reconnectDelayMs`),
+   * doubling for each further consecutive attempt (at most 30 s unless `retry` asks for more), and the
+   * new response's events continue the run: no second `RunBegin`, no duplicates, no gap. At most this
+   * many consecutive reconnects; the count starts again once a resumed response delivers a message with
+   * an id. A 5xx, 408, 429 or a failed `fetch` is tried again; another status or a body that is not SSE
+   * ends the resume. A server that sends the stream again from its first id, or the `Last-Event-ID`
+   * message again, adds no duplicate: those messages are left out. Without ids, with NDJSON and with `0`,
+   * a drop ends the run with `RunError{code: "network"}` as always; so does a resume that fails, its
+   * message naming how many reconnects were made. The wait counts as silence for `idleTimeoutMs`. The
+   * server must treat a request with `Last-Event-ID` as "continue after this id" (the README shows one).
+   * @defaultValue 3
+   */
+  reconnects?: number | undefined;
+  /**
+   * The wait before the first reconnect when the server sent no `retry` field, in milliseconds (the SSE
+   * spec leaves it to the client; browsers' `EventSource` waits 3–5 s).
+   * @defaultValue 1000
+   */
+  reconnectDelayMs?: number | undefined;
+  /** Called before each reconnect's wait (e.g. to show "reconnecting in 2 s"). */
+  onReconnect?: ((info: WireReconnectInfo) => void) | undefined;
+}
+
+/** What {@link WireClientOptions.onReconnect} is told before a reconnect. */
+export interface WireReconnectInfo {
+  /** 1 for the first reconnect after a drop (or after the stream last made progress), then 2, … */
+  attempt: number;
+  /** How long the client waits before making the request. */
+  delayMs: number;
+  /** The `Last-Event-ID` the request carries. */
+  lastEventId: string;
+  /** Why: the drop, or how the previous reconnect failed. */
+  reason: string;
 }
 
 /** Per-call options of {@link WireClient.stream}. */
@@ -100,7 +137,8 @@ export function formatFromContentType(contentType: string | null): WireFormat | 
  *   the URL, `RunEnd{stop_reason: "error"}`; in a browser the message says which it was (nothing answers,
  *   or the server answers but refuses this page: CORS), from one body-less `no-cors` GET to the URL;
  * - the body failing, ending or stalling mid-run → `RunError{code: "network" | "truncated" | "timeout"}`
- *   + `RunEnd{stop_reason: "error"}`; a body with no decodable event at all (an HTML page served with
+ *   + `RunEnd{stop_reason: "error"}`; an SSE stream whose server sent `id` fields is resumed first
+ *   (see {@link WireClientOptions.reconnects}); a body with no decodable event at all (an HTML page served with
  *   200) → one run with `RunError{code: "decode"}`, and so is a 2xx response with no event at all (an empty
  *   body, a 204, only whitespace, only SSE comments), whose message says the response was empty;
  * - aborting `signal` or breaking out of `for await` cancels the request (the server sees the connection
@@ -143,7 +181,7 @@ export class WireClient<IncludeUnknown extends boolean = false> {
    */
   private open(body: unknown, call: WireStreamOptions): AsyncIterator<WireClientEvent<IncludeUnknown>> {
     type Event = WireClientEvent<IncludeUnknown>;
-    let inner: AsyncIterator<Event> | undefined;
+    let inner: (AsyncIterator<Event> & { readonly runOpen: boolean }) | undefined;
     let events: Event[] = [];
     let starting: Promise<void> | undefined;
     let over = false;
@@ -162,12 +200,12 @@ export class WireClient<IncludeUnknown extends boolean = false> {
         if (inner) return inner.next();
         if (events.length > 0) return Promise.resolve({ value: events.shift()!, done: false });
         if (over) return done();
-        starting ??= this.start(body, call.headers, outer, request, abortRequest).then(
+        starting ??= this.start(body, call.headers, outer, request, abortRequest, () => inner!.runOpen).then(
           (result) => {
             if (Array.isArray(result)) {
               events = result as Event[];
               close();
-            } else inner = createEventIterator(result.body, result.options, { ...result.hooks, close }) as AsyncIterator<Event>;
+            } else inner = createEventIterator(result.body, result.options, { ...result.hooks, close }) as typeof inner;
           },
           (err: unknown) => {
             close();
@@ -196,7 +234,8 @@ export class WireClient<IncludeUnknown extends boolean = false> {
     outer: AbortSignal | undefined,
     request: AbortController,
     abortRequest: () => void,
-  ): Promise<WireEvent[] | { body: ReadableStream<Uint8Array>; options: DecodeStreamOptions; hooks: EventIteratorHooks }> {
+    runOpen: () => boolean,
+  ): Promise<WireEvent[] | { body: ByteStream; options: DecodeStreamOptions; hooks: EventIteratorHooks }> {
     const options = this.options;
     const method = (options.method ?? (body === undefined ? 'GET' : 'POST')).toUpperCase();
     const headers = new Headers(options.headers);
@@ -256,6 +295,11 @@ export class WireClient<IncludeUnknown extends boolean = false> {
     if (mediaType(response.headers.get('Content-Type')) === 'application/json-seq') {
       stream = stream.pipeThrough(stripRecordSeparators());
     }
+    let source: ByteStream = stream;
+    if (format === 'sse' && options.reconnects !== 0) {
+      // without its module (the network that failed may be the page's own), drops are not resumed
+      source = await import('./sse-resume.js').then((m) => m.resumableSseBody(stream, this.url, init, options, runOpen), () => stream);
+    }
     const tail = (delivered: number): WireEvent[] => {
       if (delivered > 0 || documents > 0 || outer?.aborted) return [];
       return failedRunEvents({
@@ -263,7 +307,7 @@ export class WireClient<IncludeUnknown extends boolean = false> {
         message: `The response was empty: ${method} ${this.url} answered ${statusLine(response)} with no event in its body`,
       });
     };
-    return { body: stream, options: decoderOptions, hooks: { tail } };
+    return { body: source, options: decoderOptions, hooks: { tail } };
   }
 }
 

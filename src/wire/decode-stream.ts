@@ -18,6 +18,18 @@ export interface DecodeStreamOptions extends WireDecoderOptions {
   idleTimeoutMs?: number | undefined;
 }
 
+/** How the iterator reads a body: a `ReadableStream`'s default reader, or anything that reads like one. */
+export interface ByteReader {
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  cancel(reason?: unknown): Promise<void>;
+  releaseLock(): void;
+}
+
+/** A body the iterator reads: a `ReadableStream<Uint8Array>`, or anything with such a reader. */
+export interface ByteStream {
+  getReader(): ByteReader;
+}
+
 /**
  * A body error after which data already received was dropped: reported as a failed run even between
  * runs (a plain read error between runs adds nothing).
@@ -81,16 +93,16 @@ type Emitted = WireEvent | UnknownEvent;
  * promise, so an event costs one promise, not a generator's suspension and resumption.
  */
 export function createEventIterator(
-  body: ReadableStream<Uint8Array>,
+  body: ByteStream,
   options: DecodeStreamOptions,
   hooks: EventIteratorHooks = {},
-): AsyncIterator<Emitted> & AsyncIterable<Emitted> {
+): AsyncIterator<Emitted> & AsyncIterable<Emitted> & { readonly runOpen: boolean } {
   const { signal, idleTimeoutMs = 0, ...decoderOptions } = options;
   let queue: Emitted[] = [];
   let head = 0;
   let delivered = 0;
   const decoder = createWireDecoder({ ...decoderOptions, onEvent: (event) => void queue.push(event) });
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let reader: ByteReader | undefined;
   /** The body ended or failed, or iteration was given up: only the queue is left. */
   let over = false;
   let finished = false;
@@ -171,7 +183,7 @@ export function createEventIterator(
     close();
   }
 
-  const iterator: AsyncIterator<Emitted> & AsyncIterable<Emitted> = {
+  const iterator: AsyncIterator<Emitted> & AsyncIterable<Emitted> & { readonly runOpen: boolean } = {
     next(): Promise<IteratorResult<Emitted, undefined>> {
       if (head < queue.length) {
         const value = queue[head++]!;
@@ -204,6 +216,10 @@ export function createEventIterator(
     },
     [Symbol.asyncIterator]() {
       return iterator;
+    },
+    /** A run is open in what was read so far (`WireClient` resumes a drop there). */
+    get runOpen() {
+      return decoder.runOpen;
     },
   };
   return iterator;
