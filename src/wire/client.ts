@@ -114,12 +114,11 @@ const mediaType = (contentType: string | null): string => (contentType ?? '').sp
 const NDJSON_TYPES = /^(application|text)\/(x-)?(ndjson|jsonl|jsonlines|json-lines|json-seq)$/;
 
 /**
- * The framing a `Content-Type` announces: `text/event-stream` → `'sse'`; `application/x-ndjson`,
- * `application/jsonl`, `application/json-seq` and their kin → `'ndjson'`; anything else (absent,
- * `text/plain`, `application/json`, `text/html`, …) → `'auto'` (sniffed from the first bytes).
+ * The framing a media type (see `mediaType`) announces: `text/event-stream` → `'sse'`;
+ * `application/x-ndjson`, `application/jsonl`, `application/json-seq` and their kin → `'ndjson'`; anything
+ * else (none, `text/plain`, `application/json`, `text/html`, …) → `'auto'` (sniffed from the first bytes).
  */
-export function formatFromContentType(contentType: string | null): WireFormat | 'auto' {
-  const type = mediaType(contentType);
+export function formatFromMediaType(type: string): WireFormat | 'auto' {
   if (type === 'text/event-stream') return 'sse';
   if (NDJSON_TYPES.test(type)) return 'ndjson';
   return 'auto';
@@ -275,7 +274,8 @@ export class WireClient<IncludeUnknown extends boolean = false> {
 
     // From here on the decoder owns cancellation: it ends an open run as cancelled on abort.
     outer?.removeEventListener('abort', abortRequest);
-    const format = (options.format ?? 'auto') === 'auto' ? formatFromContentType(response.headers.get('Content-Type')) : options.format;
+    const type = mediaType(response.headers.get('Content-Type'));
+    const format = (options.format ?? 'auto') === 'auto' ? formatFromMediaType(type) : options.format;
     // Design §1: a request is a request for a run, so a 2xx body without any document is a failed run.
     let documents = 0;
     const onLine = options.onLine;
@@ -292,13 +292,9 @@ export class WireClient<IncludeUnknown extends boolean = false> {
       signal: outer,
     };
     let stream: ReadableStream<Uint8Array> = response.body ?? new Response('').body!;
-    if (mediaType(response.headers.get('Content-Type')) === 'application/json-seq') {
-      stream = stream.pipeThrough(stripRecordSeparators());
-    }
-    let source: ByteStream = stream;
-    if (format === 'sse' && options.reconnects !== 0) {
-      // without its module (the network that failed may be the page's own), drops are not resumed
-      source = await import('./sse-resume.js').then((m) => m.resumableSseBody(stream, this.url, init, options, runOpen), () => stream);
+    if (type === 'application/json-seq') {
+      // without its module the separators stay, and each record is reported as a bad line
+      stream = await import('./json-seq.js').then((m) => stream.pipeThrough(m.stripRecordSeparators()), () => stream);
     }
     const tail = (delivered: number): WireEvent[] => {
       if (delivered > 0 || documents > 0 || outer?.aborted) return [];
@@ -307,18 +303,14 @@ export class WireClient<IncludeUnknown extends boolean = false> {
         message: `The response was empty: ${method} ${this.url} answered ${statusLine(response)} with no event in its body`,
       });
     };
-    return { body: source, options: decoderOptions, hooks: { tail } };
+    return {
+      body:
+        format === 'sse' && options.reconnects !== 0
+          ? // without its module (the network that failed may be the page's own), drops are not resumed
+            await import('./sse-resume.js').then((m) => m.resumableSseBody(stream, this.url, init, options, runOpen), () => stream)
+          : stream,
+      options: decoderOptions,
+      hooks: { tail },
+    };
   }
-}
-
-/**
- * JSON text sequences (RFC 7464) put RS (0x1E) before each record. The byte never occurs inside UTF-8
- * multi-byte characters or valid JSON text, so dropping it leaves plain NDJSON.
- */
-function stripRecordSeparators(): TransformStream<Uint8Array, Uint8Array> {
-  return new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      controller.enqueue(chunk.includes(0x1e) ? chunk.filter((byte) => byte !== 0x1e) : chunk);
-    },
-  });
 }

@@ -38,6 +38,9 @@ export class DataLostError extends Error {
   override readonly name = 'DataLostError';
 }
 
+/** A {@link DataLostError}, told by its name (as `AbortError` is): only `decodeWebSocket` needs the class. */
+const isDataLost = (error: unknown): boolean => (error as Error | undefined)?.name === 'DataLostError';
+
 type Step =
   | { kind: 'chunk'; value: Uint8Array }
   | { kind: 'done' }
@@ -167,7 +170,7 @@ export function createEventIterator(
       else {
         const message = `Network error while reading the stream: ${errorText(step.error)}`;
         if (decoder.runOpen) decoder.fail('network', message);
-        else if (delivered + queue.length - head === 0 || step.error instanceof DataLostError) queue.push(...failedRunEvents({ code: 'network', message }));
+        else if (delivered + queue.length - head === 0 || isDataLost(step.error)) queue.push(...failedRunEvents({ code: 'network', message }));
       }
       decoder.cancel();
       if (decoder.loading) await decoder.loading;
