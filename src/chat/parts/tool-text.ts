@@ -9,6 +9,7 @@ import type { AsyncDirective, DirectiveResult, directive } from 'lit/async-direc
 import type { format, LocaleName, PagentChatStrings } from '../i18n.js';
 import type { sliceEnd } from './tool-card.js';
 import type { PartContext } from './context.js';
+import { createStyleAdopter } from '../adopt-styles.js';
 
 /** How long a Copy button says "Copied". */
 const COPIED_MS = 2_000;
@@ -22,17 +23,10 @@ const STRINGS: Record<LocaleName, ToolTextStrings> = {
   ja: { toolTextShown: '{total} 文字中 {shown} 文字を表示', showMore: 'さらに表示' },
 };
 
-let sheet: CSSStyleSheet | undefined;
-
 /** Adds the controls' styles to the element's shadow root (once). */
-export function adoptStyles(root: HTMLElement | DocumentFragment): void {
-  if (!(root instanceof ShadowRoot)) return;
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(`.tool-more { display: flex; align-items: baseline; flex-wrap: wrap; gap: 8px; margin-top: 4px; font-size: 0.85em; color: var(--_muted); }`);
-  }
-  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-}
+export const adoptStyles = createStyleAdopter(
+  `.tool-more { display: flex; align-items: baseline; flex-wrap: wrap; gap: 8px; margin-top: 4px; font-size: 0.85em; color: var(--_muted); }`,
+);
 
 /** Which text of a card: its arguments or its result (the `part` of its `<pre>`). */
 export type ToolTextPart = 'tool-arguments' | 'tool-result';

@@ -1,5 +1,5 @@
 /** The question rows' styles: adopted by the shadow root when the question chunk loads. */
-let sheet: CSSStyleSheet | undefined;
+import { createStyleAdopter } from '../adopt-styles.js';
 
 const styles = `
   .question {
@@ -43,11 +43,4 @@ const styles = `
 `;
 
 /** Adds the question styles to the element's shadow root (once). */
-export function adoptStyles(root: HTMLElement | DocumentFragment): void {
-  if (!(root instanceof ShadowRoot)) return;
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(styles);
-  }
-  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-}
+export const adoptStyles = createStyleAdopter(styles);

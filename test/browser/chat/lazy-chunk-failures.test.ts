@@ -21,6 +21,8 @@ const QUESTIONS = '**/src/chat/questions/lazy.ts*';
 const RENDERERS = '**/src/chat/parts/tool-renderers.ts*';
 const TOOL_TEXT = '**/src/chat/parts/tool-text.ts*';
 const SLICES = '**/src/chat/slices/text-feed.ts*';
+const LIST = '**/src/chat/conversations/list-lazy.ts*';
+const FILES = '**/src/chat/files/lazy.ts*';
 
 /** How many times the page asked for a chunk, by its path under src/chat (a refused request is listed too). */
 const requests = (path: string): number =>
@@ -40,7 +42,7 @@ function render(text: string): HTMLElement {
 const tokens = (el: Element): number => el.querySelectorAll('span[class^="pagent-hl-"]').length;
 
 afterEach(async () => {
-  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS, CHINESE, QUESTIONS, RENDERERS, TOOL_TEXT, SLICES]) await commands.setOffline(glob, false);
+  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS, CHINESE, QUESTIONS, RENDERERS, TOOL_TEXT, SLICES, LIST, FILES]) await commands.setOffline(glob, false);
 });
 
 /** Pastes `file` into the message box, as a browser does with a copied file. */
@@ -203,5 +205,28 @@ describe('a lazy chunk that cannot be fetched', () => {
     await until(() => !answer.hasAttribute('aria-busy'), 'the answer drawn');
     expect($$(el, '[part~="answer-text"] p')).toHaveLength(4000);
     expect(answer.querySelector('h2')!.textContent).toBe('A long answer');
+  });
+
+  it('shows the conversation while the list and files panel cannot be fetched, and both once they can', async () => {
+    await commands.setOffline(LIST, true);
+    await commands.setOffline(FILES, true);
+    const store = { list: async () => [{ id: 'a', title: 'Stored one', createdAt: 1, updatedAt: 1, messageCount: 2 }], load: async () => undefined, rename: async () => undefined, delete: async () => undefined };
+    const workspace = { files: async () => [{ path: 'notes.md', size: 12 }], file: async () => new Blob(['x']), delete: async () => undefined };
+    const el = await chatFixture((c) => {
+      c.store = store;
+      c.workspace = workspace;
+    });
+    await pushAll(el, textRun('q', ['the answer']));
+    await until(() => requests('conversations/list-lazy') >= 1 && requests('files/lazy') >= 1, 'both chunks asked for');
+    await settle();
+    expect($(el, '[part="session-list"]')).toBeNull();
+    expect($(el, '[part="files"]')).toBeNull();
+    expect($(el, '[part~="answer-text"]')!.textContent).toBe('the answer');
+    await commands.setOffline(LIST, false);
+    await commands.setOffline(FILES, false);
+    window.dispatchEvent(new Event('online'));
+    el.requestUpdate();
+    await until(() => $(el, '[part="session-list"]')?.textContent?.includes('Stored one') === true, 'the list, fetched again');
+    await until(() => $(el, '[part="files"]')?.textContent?.includes('notes.md') === true, 'the files panel, fetched again');
   });
 });
