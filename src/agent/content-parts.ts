@@ -44,6 +44,14 @@ export function inputText(input: UserInput): string {
   return texts.join('\n');
 }
 
+/**
+ * True when content holds an image given as a `data:` URL: the agent then checks its bytes before sending
+ * it (see `sendable-images.ts`).
+ */
+export function hasDataImage(content: string | readonly UserContentPart[]): boolean {
+  return typeof content !== 'string' && content.some((part) => part.type === 'image_url' && /^data:/i.test(part.image_url.url));
+}
+
 /** Decoded byte size of a `data:` URL's payload (0 for other URLs), computed without decoding it. */
 export function dataUrlBytes(url: string): number {
   if (!url.startsWith('data:')) return 0;

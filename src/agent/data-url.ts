@@ -3,7 +3,7 @@
 const WHITESPACE = /[\t\n\f\r ]/g;
 const HAS_WHITESPACE = /[\t\n\f\r ]/;
 
-function fromBase64(text: string, limit: number): Uint8Array | undefined {
+function fromBase64(text: string, limit: number): Uint8Array<ArrayBuffer> | undefined {
   let chars = text;
   if (limit < Infinity) {
     chars = text.slice(0, Math.ceil(limit / 3) * 4);
@@ -21,7 +21,7 @@ function fromBase64(text: string, limit: number): Uint8Array | undefined {
   }
 }
 
-function fromPercent(text: string, limit: number): Uint8Array {
+function fromPercent(text: string, limit: number): Uint8Array<ArrayBuffer> {
   const out: number[] = [];
   const utf8 = new TextEncoder();
   for (let i = 0; i < text.length && out.length < limit; i++) {
@@ -44,7 +44,7 @@ function fromPercent(text: string, limit: number): Uint8Array {
  * UTF-8). `undefined` when `url` is not a `data:` URL or its base64 does not decode. With a `limit`, only
  * about that many bytes are decoded, however long the URL.
  */
-export function dataUrlPayload(url: string, limit = Infinity): Uint8Array | undefined {
+export function dataUrlPayload(url: string, limit = Infinity): Uint8Array<ArrayBuffer> | undefined {
   if (!/^data:/i.test(url)) return undefined;
   const comma = url.indexOf(',');
   if (comma < 0) return undefined;

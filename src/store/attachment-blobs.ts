@@ -7,6 +7,7 @@
 import type { ChatMessage } from '../agent/messages.js';
 import type { UserContentPart } from '../agent/content-parts.js';
 import { dataUrlBytes } from '../agent/content-parts.js';
+import { blobTypeOf } from '../agent/raster-type.js';
 import { StoreError } from '../errors.js';
 import { RECORD_VERSION, type MessageRecord } from './records.js';
 
@@ -18,6 +19,7 @@ export interface BlobRecord {
   version: 1;
   /** The data URL's header without the comma, e.g. `data:image/png;base64` (kept so the URL comes back exact). */
   header: string;
+  /** The bytes, typed by what they are (a raster image format, else `application/octet-stream`), never by the header. */
   blob: Blob;
 }
 
@@ -99,7 +101,7 @@ export function putMessage(
         cause: err,
       });
     }
-    const record: BlobRecord = { version: 1, header, blob: new Blob([bytes], { type: header.slice(5, -7) }) };
+    const record: BlobRecord = { version: 1, header, blob: new Blob([bytes], { type: blobTypeOf(bytes) }) };
     store.put(record, blobKey(id, seq, i));
     content[i] = withData(content[i]!, '');
   }
