@@ -1,7 +1,7 @@
 /**
  * The enlarged view of an image attachment: a modal `<dialog>` (focus moves into it, Escape and the close
  * button close it, a click outside the image too), labelled with the file's name; focus returns to the
- * thumbnail that opened it.
+ * thumbnail that opened it. Only a raster image opens it.
  */
 import type { AttachmentUi } from './state.js';
 import { imageUrl } from './preview.js';
