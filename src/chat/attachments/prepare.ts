@@ -11,6 +11,7 @@
 import type { PagentChatStrings } from '../i18n.js';
 import type { UserContentPart } from '../../agent/content-parts.js';
 import { rasterType, type RasterType } from '../../agent/raster-type.js';
+import { displayName } from '../display-name.js';
 import { imageObjectUrl } from './object-url.js';
 import { attachmentStrings, fill as format, formatSize, FILE_OPEN } from './strings.js';
 import type { AttachmentOptions, ChatAttachment } from './types.js';
@@ -162,7 +163,7 @@ export async function prepareFiles(
   const errors: string[] = [];
   let total = pending.reduce((sum, a) => sum + sentBytes(a.part), 0);
   for (const file of files) {
-    const values = { name: file.name, size: formatSize(file.size, locale), max: formatSize(options.maxAttachmentBytes, locale) };
+    const values = { name: displayName(file.name), size: formatSize(file.size, locale), max: formatSize(options.maxAttachmentBytes, locale) };
     if (!accepts(file, options.accept)) {
       errors.push(format(s.attachmentUnsupported, values));
       continue;

@@ -1,11 +1,12 @@
 /**
  * Renderers for attachments: the composer's previews of files waiting to be sent (thumbnail or file chip,
  * name, size, a remove button each) with the sentences about refused files, and the attachments of a
- * sent message (thumbnails that open larger, file chips). Names are untrusted: text bindings in `<bdi>`.
- * Only raster image bytes show as an image (see
+ * sent message (thumbnails that open larger, file chips). Names are untrusted: text bindings in `<bdi>`,
+ * their bidirectional controls made visible. Only raster image bytes show as an image (see
  * `./object-url.ts`); any other "image" is a file chip.
  */
 import type { TemplateResult } from 'lit';
+import { displayName } from '../display-name.js';
 import type { AttachmentUi } from './state.js';
 import { attachmentStrings, fill, formatSize, FILE_OPEN } from './strings.js';
 import type { ChatAttachment } from './types.js';
@@ -30,7 +31,7 @@ export function describePart(a: ChatAttachment): { name: string; size: number } 
 }
 
 /** The name shown for an attachment (`image` for a pasted or stored image without one). */
-const nameOf = (a: ChatAttachment, fallback: string): string => describePart(a).name || fallback;
+const nameOf = (a: ChatAttachment, fallback: string): string => displayName(describePart(a).name) || fallback;
 
 /**
  * A displayable URL for an image attachment: its own blob: URL, one made from its data when that is a
