@@ -11,9 +11,6 @@ export type RasterType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
 /** The most leading bytes {@link rasterType} reads: an AVIF `ftyp` box with a few compatible brands fits. */
 export const RASTER_SNIFF_BYTES = 64;
 
-/** The type a `Blob` or `blob:` URL of bytes that are no raster image gets: a browser downloads it, never renders it. */
-export const INERT_TYPE = 'application/octet-stream';
-
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 const hasBytes = (bytes: Uint8Array, at: number, expected: readonly number[]): boolean =>
@@ -49,12 +46,4 @@ export function rasterType(bytes: Uint8Array): RasterType | undefined {
   if (hasAscii(bytes, 0, 'RIFF') && ['VP8 ', 'VP8L', 'VP8X'].some((chunk) => hasAscii(bytes, 8, `WEBP${chunk}`))) return 'image/webp';
   if (isAvif(bytes)) return 'image/avif';
   return undefined;
-}
-
-/**
- * The type to give a `Blob` (and so its `blob:` URL) holding an attachment's bytes: its raster format, or
- * {@link INERT_TYPE} for anything else.
- */
-export function blobTypeOf(bytes: Uint8Array): RasterType | typeof INERT_TYPE {
-  return rasterType(bytes) ?? INERT_TYPE;
 }

@@ -66,7 +66,7 @@ describe('session store attachments', () => {
     expect(blob[0]).toEqual(['blob', 'a', 0, 1]);
     expect((blob[1] as { blob: Blob }).blob).toBeInstanceOf(Blob);
     expect((blob[1] as { blob: Blob }).blob.size).toBe(50_000);
-    // random bytes under an image/jpeg header: typed by what they are, not by the header
+    // never typed after the header
     expect((blob[1] as { blob: Blob }).blob.type).toBe('application/octet-stream');
     expect((await store.load('a'))!.messages).toEqual(turn);
     store.close();
@@ -131,7 +131,7 @@ describe('session store attachments', () => {
     store.close();
   });
 
-  it('types each blob record by its bytes, never by the data URL header, and gives the URL back exactly', async () => {
+  it('types every blob record application/octet-stream, never after the data URL header, and gives the URL back exactly', async () => {
     const name = uniqueName();
     const store = createSessionStore({ name });
     const svg = `data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg"><script>parent.__pwned = 1</script></svg>')}`;
@@ -145,7 +145,7 @@ describe('session store attachments', () => {
     await store.append('t', [{ role: 'user', content: parts }]);
     const blobs = (await rawEntries(name)).filter(([k]) => (k as unknown[])[0] === 'blob');
     expect(blobs.map(([k, v]) => [(k as unknown[])[3], (v as { header: string }).header, (v as { blob: Blob }).blob.type])).toEqual([
-      [0, 'data:image/png;base64', 'image/png'],
+      [0, 'data:image/png;base64', 'application/octet-stream'],
       [1, 'data:image/svg+xml;base64', 'application/octet-stream'],
       [2, 'data:image/png;base64', 'application/octet-stream'],
       [3, 'data:image/svg+xml;base64', 'application/octet-stream'],

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { blobTypeOf, rasterType, RASTER_SNIFF_BYTES } from '../../../src/agent/raster-type.js';
+import { rasterType, RASTER_SNIFF_BYTES } from '../../../src/agent/raster-type.js';
 import { dataUrlPayload } from '../../../src/agent/data-url.js';
 
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../../fixtures/images/${name}`, import.meta.url)));
@@ -75,12 +75,6 @@ describe('rasterType (bytes, never the declared type, decide what is an image)',
     expect(rasterType(concat(ftyp('isom'), ascii('avif')))).toBeUndefined();
     // a box too small to be an ftyp box
     expect(rasterType(concat(u32(8), ascii('ftypavif'), u32(0)))).toBeUndefined();
-  });
-
-  it('types a Blob of raster bytes by its format and anything else as application/octet-stream', () => {
-    expect(blobTypeOf(fixture('pixel.webp'))).toBe('image/webp');
-    expect(blobTypeOf(ascii(SVG))).toBe('application/octet-stream');
-    expect(blobTypeOf(new Uint8Array())).toBe('application/octet-stream');
   });
 });
 
