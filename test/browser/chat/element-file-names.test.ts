@@ -62,7 +62,7 @@ describe('<pagent-chat> file names with bidirectional controls', () => {
     // what the reader sees: "fdp" before ".exe", left to right, not "exe.pdf"
     const bdi = names[0]!.querySelector('bdi')!;
     expect(xOf(bdi, 'fdp')).toBeLessThan(xOf(bdi, '.exe'));
-    expect($(el, '[part~="attachment-error"] p')!.textContent).toBe('“big⟨U+202E⟩txt.exe” is 4.9 kB: files can be at most 1,000 B.');
+    expect($(el, '[part~="attachment-error"] p')!.textContent).toBe('“big⟨U+202E⟩txt.exe” is 4.9 KiB: files can be at most 1,000 B.');
     expect($$(el, '[part~="attachment-remove"]')[0]!.getAttribute('aria-label')).toBe('Remove invoice⟨U+202E⟩fdp.exe');
     expect(renderedText(el).filter((t) => BIDI.test(t))).toEqual([]);
 
