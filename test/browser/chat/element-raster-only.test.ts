@@ -136,7 +136,7 @@ describe('<pagent-chat> shows only raster images', () => {
     expect(made.filter((m) => m.type !== 'application/octet-stream')).toEqual([]);
   });
 
-  it('an SVG pasted or dropped is a file chip sent as its text, never an image; SVG bytes named photo.png are refused', async () => {
+  it('an SVG pasted, dropped or picked is a file chip sent as its text, never an image; SVG bytes named photo.png are refused', async () => {
     recordObjectUrls();
     const { llm, bodies } = await scriptedLlm('A drawing.');
     const el = await chatFixture((c) => (c.agent = new Agent({ llm })));
@@ -153,8 +153,12 @@ describe('<pagent-chat> shows only raster images', () => {
     const dt = transfer(new File([SVG], 'dropped.svg', { type: 'image/svg+xml' }), new File([SVG], 'photo.png', { type: 'image/png' }));
     for (const type of ['dragenter', 'dragover', 'drop']) timeline.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, composed: true, cancelable: true }));
     await until(() => $$(el, '[part~="attachment-preview"]').length === 2 && $(el, '[part~="attachment-error"]') !== null, 'the dropped files');
-    expect($$(el, '[part~="attachment-preview"] .attachment-name').map((n) => n.textContent)).toEqual(['pasted.svg', 'dropped.svg']);
     expect($$(el, '[part~="attachment-error"] p').map((p) => p.textContent)).toEqual(['“photo.png” could not be read.']);
+    const input = $<HTMLInputElement>(el, '[part~="composer"] input[type="file"]')!;
+    input.files = transfer(new File([SVG], 'picked.svg', { type: 'image/svg+xml' })).files;
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+    await until(() => $$(el, '[part~="attachment-preview"]').length === 3, 'the picked SVG');
+    expect($$(el, '[part~="attachment-preview"] .attachment-name').map((n) => n.textContent)).toEqual(['pasted.svg', 'dropped.svg', 'picked.svg']);
     expect(thumbs(el)).toEqual([]);
 
     $<HTMLButtonElement>(el, '[part~="send-button"]')!.click();
@@ -164,9 +168,10 @@ describe('<pagent-chat> shows only raster images', () => {
       content: [
         { type: 'text', text: `<file name="pasted.svg">\n${SVG}\n</file>` },
         { type: 'text', text: `<file name="dropped.svg">\n${SVG}\n</file>` },
+        { type: 'text', text: `<file name="picked.svg">\n${SVG}\n</file>` },
       ],
     });
-    expect(chips(el)).toHaveLength(2);
+    expect(chips(el)).toHaveLength(3);
     expect(thumbs(el)).toEqual([]);
     expect(made.filter((m) => m.type !== 'application/octet-stream')).toEqual([]);
     await openEveryObjectUrl();
