@@ -3,6 +3,7 @@
  * Helpers here turn parts into the text a run reports (`RunBegin.user_input`), a transcript line for
  * summaries (never the base64 data) and a token estimate (an image is a fixed estimate, not its base64).
  */
+import type { ChatMessage } from './messages.js';
 
 /** A text part. */
 export interface TextContentPart {
@@ -44,12 +45,19 @@ export function inputText(input: UserInput): string {
   return texts.join('\n');
 }
 
+const hasDataImage = (message: ChatMessage): boolean =>
+  message.role === 'user' &&
+  typeof message.content !== 'string' &&
+  message.content.some((part) => part.type === 'image_url' && /^data:/i.test(part.image_url.url));
+
 /**
- * True when content holds an image given as a `data:` URL: the agent then checks its bytes before sending
- * it (see `sendable-images.ts`).
+ * The messages as a request may carry them: a `data:` image whose bytes are no PNG, JPEG, GIF, WebP or
+ * AVIF becomes a text part saying it was not sent (see `sendable-images.ts`, loaded only when a message
+ * holds a `data:` image). The same array when there is none.
  */
-export function hasDataImage(content: string | readonly UserContentPart[]): boolean {
-  return typeof content !== 'string' && content.some((part) => part.type === 'image_url' && /^data:/i.test(part.image_url.url));
+export async function sendableMessages<T extends readonly ChatMessage[]>(messages: T): Promise<T | ChatMessage[]> {
+  if (!messages.some(hasDataImage)) return messages;
+  return (await import('./sendable-images.js')).sendableImages(messages);
 }
 
 /** Decoded byte size of a `data:` URL's payload (0 for other URLs), computed without decoding it. */

@@ -10,7 +10,7 @@ import { WireClient } from '../../wire/client.js';
 import { encodeStream } from '../../wire/encode-stream.js';
 import type { ParamsOf, StopReason, ToolCall, UnknownEvent, WireEvent } from '../../wire/events.js';
 import type { AgentStore, WireOptions } from '../agent.js';
-import { inputText, type UserContentPart, type UserInput } from '../content-parts.js';
+import { inputText, sendableMessages, type UserContentPart, type UserInput } from '../content-parts.js';
 import { Conversation } from '../conversation.js';
 import { runEndOf, textOf } from '../run-results.js';
 import type { ToolHooks } from '../hooks.js';
@@ -422,7 +422,7 @@ export class RemoteAgent {
       let body: Record<string, unknown>;
       let headers: HeadersInit | undefined;
       try {
-        body = this.requestBody(protocol, run, trigger, trigger === 'submit' ? edited : undefined);
+        body = await this.requestBody(protocol, run, trigger, trigger === 'submit' ? edited : undefined);
         const given = this.options.headers;
         headers = typeof given === 'function' ? await given() : given;
       } catch (err) {
@@ -534,8 +534,8 @@ export class RemoteAgent {
    * open (its calls wait for the back end's answer to the questions about them) goes with it as it
    * stands; it joins the conversation once those calls have their results.
    */
-  private requestBody(protocol: RemoteProtocol, run: RunState, trigger: 'submit' | 'regenerate' | 'continue', edited: number | undefined): Record<string, unknown> {
-    const history = this.conversation.session.messages;
+  private async requestBody(protocol: RemoteProtocol, run: RunState, trigger: 'submit' | 'regenerate' | 'continue', edited: number | undefined): Promise<Record<string, unknown>> {
+    const history = await sendableMessages(this.conversation.session.messages);
     const body = protocol.body({
       threadId: this.sessionId,
       messages: run.merge ? [...history, ...turnMessages(run, undefined)] : history,
