@@ -45,10 +45,12 @@ export function inputText(input: UserInput): string {
   return texts.join('\n');
 }
 
-const hasDataImage = (message: ChatMessage): boolean =>
-  message.role === 'user' &&
-  typeof message.content !== 'string' &&
-  message.content.some((part) => part.type === 'image_url' && /^data:/i.test(part.image_url.url));
+/** True when a user message holds an image given as a `data:` URL (see {@link sendableMessages}). */
+export function hasDataImage(messages: readonly ChatMessage[]): boolean {
+  return messages.some(
+    (m) => m.role === 'user' && typeof m.content !== 'string' && m.content.some((part) => part.type === 'image_url' && /^data:/i.test(part.image_url.url)),
+  );
+}
 
 /**
  * The messages as a request may carry them: a `data:` image whose bytes are no PNG, JPEG, GIF, WebP or
@@ -56,7 +58,7 @@ const hasDataImage = (message: ChatMessage): boolean =>
  * holds a `data:` image). The same array when there is none.
  */
 export async function sendableMessages<T extends readonly ChatMessage[]>(messages: T): Promise<T | ChatMessage[]> {
-  if (!messages.some(hasDataImage)) return messages;
+  if (!hasDataImage(messages)) return messages;
   return (await import('./sendable-images.js')).sendableImages(messages);
 }
 
