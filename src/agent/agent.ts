@@ -9,7 +9,7 @@ import { encodeStream, type EncodeStreamOptions } from '../wire/encode-stream.js
 import type { ParamsOf, StepSummary, StopReason, ToolCall, Usage, WireEvent } from '../wire/events.js';
 import type { AssistantMessage, ChatMessage, ToolMessage, ToolSchema } from './messages.js';
 import type { Session } from './session.js';
-import { inputText, type UserContentPart, type UserInput } from './content-parts.js';
+import { inputText, sendableMessages, type UserContentPart, type UserInput } from './content-parts.js';
 import type { ToolHooks } from './hooks.js';
 import type { Tool, ToolApprovalRequest } from './tools.js';
 import type { RunToolCallOptions, ToolOutcome } from './tool-call.js';
@@ -417,7 +417,7 @@ export class Agent {
       let step: AgentModelStep | undefined;
       try {
         run.streaming = true;
-        const messages = await this.session.requestMessages({ signal });
+        const messages = await sendableMessages(await this.session.requestMessages({ signal }));
         const request: AgentModelRequest = { messages, signal };
         if (this.schemas.length > 0) request.tools = this.schemas;
         if (kwargs) request.kwargs = kwargs;
