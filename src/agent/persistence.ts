@@ -213,9 +213,12 @@ export class SessionSaver {
   /** One save attempt: the whole session when the stored copy is gone, else the batch. */
   private async write(sessionId: string, batch: ChatMessage[]): Promise<{ error: unknown } | undefined> {
     const { store } = this;
+    const whole = this.saveWhole && store.save !== undefined;
     try {
-      if (this.saveWhole && store.save) {
-        await store.save(sessionId, this.#host.session);
+      if (whole) {
+        // cleared first: a rewrite asked for while this save is under way is done by the next one
+        this.saveWhole = false;
+        await store.save!(sessionId, this.#host.session);
         this.seqs = [];
         this.tip = undefined;
       } else {
@@ -226,9 +229,9 @@ export class SessionSaver {
           this.tip = from + batch.length - 1;
         }
       }
-      this.saveWhole = false;
       return undefined;
     } catch (error) {
+      if (whole) this.saveWhole = true;
       return { error };
     }
   }
