@@ -103,7 +103,7 @@ describe('SSE cursor: retry', () => {
 describe('SSE cursor: what it hands on', () => {
   it('hands every byte on as it comes until an id is dispatched, then whole messages only', () => {
     const c = cursor();
-    expect(push(c, 'data: a\n\ndata: b')).toBe('data: a\n\ndata: b');
+    expect(push(c, ': hello\n\nretry: 10\n\n: b')).toBe(': hello\n\nretry: 10\n\n: b');
     expect(push(c, '\n\nid: 1\ndata: c\n\nid: 2\ndata: d')).toBe('\n\nid: 1\ndata: c\n\n');
     expect(c.resumable).toBe(true);
     expect(push(c, '\n\ndata: e\n')).toBe('id: 2\ndata: d\n\n');
@@ -153,9 +153,24 @@ describe('SSE cursor: the end of a connection', () => {
     expect(c.lastEventId).toBe('1');
   });
 
+  it('reads no further once the first event came without an id: such a stream is never resumed', () => {
+    const c = cursor();
+    expect(push(c, 'data: a\n\nid: 1\ndata: b\n\n')).toBe('data: a\n\nid: 1\ndata: b\n\n');
+    expect(push(c, 'id: 2\ndata: c')).toBe('id: 2\ndata: c');
+    expect(c.resumable).toBe(false);
+    expect(c.lastEventId).toBe('');
+    expect(c.end()).toEqual({ bytes: new Uint8Array(0), cut: false });
+    // a data line cut across chunks counts as well
+    const d = cursor();
+    push(d, 'da');
+    push(d, 'ta: a\n\n');
+    expect(push(d, 'id: 1\ndata: b\n\n')).toBe('id: 1\ndata: b\n\n');
+    expect(d.resumable).toBe(false);
+  });
+
   it('has nothing to hand on at a message boundary, and nothing held before any id', () => {
     const c = cursor();
-    push(c, 'data: a\n\ndata: b');
+    push(c, ': a\n\ndata: b');
     expect(c.end()).toEqual({ bytes: new Uint8Array(0), cut: true });
     const d = cursor();
     push(d, 'id: 1\ndata: a\n\n');
