@@ -1,4 +1,4 @@
-export type { ChatMessage, SystemMessage, UserMessage, AssistantMessage, ToolMessage, ToolSchema } from './messages.js';
+export type { ChatMessage, SystemMessage, UserMessage, AssistantMessage, ToolMessage, ToolSchema, ReasoningBlock, ThinkingBlock, RedactedThinkingBlock, ReasoningItem } from './messages.js';
 export { tool } from './tools.js';
 export { checkArguments } from './tool-args.js';
 export type { Tool, ToolOptions, ToolContext, ToolApprovalRequest } from './tools.js';
