@@ -16,16 +16,20 @@ export const ANTHROPIC_VERSION = '2023-06-01';
  */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 
-/** An image or a document's source. */
-export type AnthropicSource =
-  | { type: 'base64'; media_type: string; data: string }
-  | { type: 'url'; url: string }
-  | { type: 'text'; media_type: 'text/plain'; data: string };
+/** The image types the API takes. */
+export type AnthropicImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
+/** An image's source: base64 data, or a URL the API fetches. */
+export type AnthropicImageSource = { type: 'base64'; media_type: AnthropicImageType; data: string } | { type: 'url'; url: string };
+/** A document's source: a PDF (base64 or by URL) or plain text. */
+export type AnthropicDocumentSource =
+  | { type: 'base64'; media_type: 'application/pdf'; data: string }
+  | { type: 'text'; media_type: 'text/plain'; data: string }
+  | { type: 'url'; url: string };
 /** A content block of a request message. */
 export type AnthropicBlock =
   | { type: 'text'; text: string }
-  | { type: 'image'; source: AnthropicSource }
-  | { type: 'document'; source: AnthropicSource; title?: string }
+  | { type: 'image'; source: AnthropicImageSource }
+  | { type: 'document'; source: AnthropicDocumentSource; title: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; tool_use_id: string; content: string }
   | ThinkingBlock
@@ -51,27 +55,32 @@ export interface AnthropicRequest {
   stream: true;
 }
 
-function source(url: string, text: boolean): AnthropicSource {
+// Images and PDFs go as base64 (or by URL), a text file as a plain-text document. Another media type goes
+// as it is (hence the casts): the API refuses it with its own message, which the run's error shows.
+function imageSource(url: string): AnthropicImageSource {
+  const data = parseDataUrl(url);
+  return data ? { type: 'base64', media_type: data.mediaType as AnthropicImageType, data: dataUrlBase64(data) } : { type: 'url', url };
+}
+
+function documentSource(url: string): AnthropicDocumentSource {
   const data = parseDataUrl(url);
   if (!data) return { type: 'url', url };
-  if (text && data.mediaType.startsWith('text/')) {
+  if (data.mediaType.startsWith('text/')) {
     try {
       return { type: 'text', media_type: 'text/plain', data: dataUrlText(data) };
     } catch {
-      // not decodable: the API says what it makes of the bytes
+      // not decodable as text: sent as the bytes it is
     }
   }
-  return { type: 'base64', media_type: data.mediaType, data: dataUrlBase64(data) };
+  return { type: 'base64', media_type: data.mediaType as 'application/pdf', data: dataUrlBase64(data) };
 }
 
-// Images and PDFs as base64 (or by URL); a text file as a plain-text document; other files go as base64
-// with their media type, for the API to accept or refuse with its own message.
 const userBlock = (part: UserContentPart): AnthropicBlock =>
   part.type === 'text'
     ? { type: 'text', text: part.text }
     : part.type === 'image_url'
-      ? { type: 'image', source: source(part.image_url.url, false) }
-      : { type: 'document', source: source(part.file.file_data, true), title: part.file.filename };
+      ? { type: 'image', source: imageSource(part.image_url.url) }
+      : { type: 'document', source: documentSource(part.file.file_data), title: part.file.filename };
 
 function toolInput(args: string): Record<string, unknown> {
   try {
