@@ -193,7 +193,7 @@ function assistantMessage(step: AgentModelStep): AssistantMessage {
   };
   if (step.tool_calls.length > 0) message.tool_calls = step.tool_calls;
   if (step.reasoning_content !== '') message.reasoning_content = step.reasoning_content;
-  if (step.reasoning_blocks?.length) message.reasoning_blocks = step.reasoning_blocks;
+  if (step.reasoning_blocks) message.reasoning_blocks = step.reasoning_blocks;
   return message;
 }
 

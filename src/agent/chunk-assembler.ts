@@ -6,14 +6,9 @@
 import { PagentError } from '../errors.js';
 import type { ToolCall, Usage } from '../wire/events.js';
 import type { ReasoningBlock } from './messages.js';
-import {
-  createEventStreamDecoder,
-  type EventStreamDecoderOptions,
-  type StreamDecoder,
-  type StreamReader,
-} from './event-stream-decoder.js';
+import { createEventStreamDecoder, providerErrorMessage, type EventStreamDecoderOptions, type StreamDecoder } from './event-stream-decoder.js';
 
-export { DEFAULT_MAX_EVENT_BYTES, type CompletionEnd } from './event-stream-decoder.js';
+export { DEFAULT_MAX_EVENT_BYTES, providerErrorMessage, type CompletionEnd } from './event-stream-decoder.js';
 
 /**
  * One model step, assembled from a stream: what pagent's `StepEnd` carries plus the finish reason (and, for
@@ -82,31 +77,6 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-/**
- * Builds the message of a provider error that arrives inside a 200 body (an error chunk mid-stream, an
- * `event: error` message, a non-streamed error object): `{error: {message}}`, `{message}`, or a string.
- * Non-2xx bodies go through `httpErrorMessage` (src/wire/http-error.ts) instead.
- */
-export function providerErrorMessage(error: unknown): string {
-  if (typeof error === 'string') return error;
-  if (isObj(error)) {
-    const inner = isObj(error['error']) || typeof error['error'] === 'string' ? error['error'] : error;
-    if (typeof inner === 'string') return inner;
-    if (isObj(inner)) {
-      const message = inner['message'];
-      if (typeof message === 'string' && message !== '') {
-        const code = inner['code'];
-        return typeof code === 'string' || typeof code === 'number' ? `${message} (code ${code})` : message;
-      }
-      if (message !== undefined && message !== null) return JSON.stringify(message);
-      const detail = inner['detail'];
-      if (typeof detail === 'string') return detail;
-      if (detail !== undefined) return JSON.stringify(detail);
-    }
-  }
-  return JSON.stringify(error) ?? 'unknown provider error';
-}
 
 /** Options of {@link createChunkAssembler}. */
 export interface ChunkAssemblerOptions {
@@ -415,16 +385,7 @@ export interface CompletionDecoderOptions extends ChunkAssemblerOptions, EventSt
  * (see {@link StreamDecoder.end}) means a `finish_reason` came: several servers omit `data: [DONE]`.
  */
 export function createCompletionDecoder(options: CompletionDecoderOptions = {}): CompletionDecoder {
+  // the assembler reads the messages as they are: a Chat Completions stream is what the decoder reads by default
   const assembler = createChunkAssembler({ reasoningTags: options.reasoningTags });
-  const reader: StreamReader = {
-    reads: (event) => event === undefined || event === 'message',
-    push: (chunk) => assembler.push(chunk),
-    errorMessage: providerErrorMessage,
-    end: () => assembler.end(),
-    result: () => assembler.result(),
-    get finished() {
-      return assembler.finished;
-    },
-  };
-  return Object.assign(createEventStreamDecoder(reader, options), { assembler });
+  return Object.assign(createEventStreamDecoder(assembler, options), { assembler });
 }

@@ -9,20 +9,56 @@ import { PagentError } from '../errors.js';
 import { utf8Length } from '../wire/framing.js';
 import type { AssembledStep, AssemblerDelta } from './chunk-assembler.js';
 
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Builds the message of a provider error that arrives inside a 200 body (an error chunk mid-stream, an
+ * `event: error` message, a non-streamed error object): `{error: {message}}`, `{message}`, or a string.
+ * Non-2xx bodies go through `httpErrorMessage` (src/wire/http-error.ts) instead.
+ */
+export function providerErrorMessage(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (isObj(error)) {
+    const inner = isObj(error['error']) || typeof error['error'] === 'string' ? error['error'] : error;
+    if (typeof inner === 'string') return inner;
+    if (isObj(inner)) {
+      const message = inner['message'];
+      if (typeof message === 'string' && message !== '') {
+        const code = inner['code'];
+        return typeof code === 'string' || typeof code === 'number' ? `${message} (code ${code})` : message;
+      }
+      if (message !== undefined && message !== null) return JSON.stringify(message);
+      const detail = inner['detail'];
+      if (typeof detail === 'string') return detail;
+      if (detail !== undefined) return JSON.stringify(detail);
+    }
+  }
+  return JSON.stringify(error) ?? 'unknown provider error';
+}
+
 /** How a streamed answer ended: after `data: [DONE]`, after the API's own last event, or cut short. */
 export type CompletionEnd = 'done' | 'finished' | 'truncated';
 
-/** What one model API's stream messages mean. Pure: no I/O, no timers. */
+/**
+ * What one model API's stream messages mean. Pure: no I/O, no timers. A Chat Completions chunk assembler
+ * is one as it is (it reads the messages without an `event:` name or named `message`, as the defaults say).
+ */
 export interface StreamReader {
-  /** Whether messages with this `event:` name (`undefined` when the message has none) are read at all. */
-  reads(event: string | undefined): boolean;
+  /**
+   * Whether messages with this `event:` name (`undefined` when the message has none) are read at all.
+   * @defaultValue those without a name or named `message`
+   */
+  reads?(event: string | undefined): boolean;
   /**
    * Applies one message's parsed JSON payload and returns the deltas it carried, in order (maybe none).
    * Throws a `PagentError` with code `"provider"` when the payload is the API's error event.
    */
   push(payload: unknown, event: string | undefined): AssemblerDelta[];
-  /** The provider's message in the payload of an `event: error` message (parsed JSON, or its text). */
-  errorMessage(payload: unknown): string;
+  /**
+   * The provider's message in the payload of an `event: error` message (parsed JSON, or its text).
+   * @defaultValue {@link providerErrorMessage}
+   */
+  errorMessage?(payload: unknown): string;
   /** Ends the answer: the deltas still held back (maybe none). */
   end(): AssemblerDelta[];
   /** The step as assembled so far. */
@@ -94,13 +130,14 @@ export function createEventStreamDecoder(reader: StreamReader, options: EventStr
       } catch {
         // a plain-text error payload is its own message
       }
-      failure = new PagentError(`Provider error in the stream: ${data.trim() === '' ? 'event: error without details' : reader.errorMessage(parsed)}`, {
+      const message = reader.errorMessage ? reader.errorMessage(parsed) : providerErrorMessage(parsed);
+      failure = new PagentError(`Provider error in the stream: ${data.trim() === '' ? 'event: error without details' : message}`, {
         code: 'provider',
         where: 'llm',
       });
       return;
     }
-    if (!reader.reads(event)) return;
+    if (reader.reads ? !reader.reads(event) : event !== undefined && event !== 'message') return;
     const trimmed = data.trim();
     if (trimmed === '') return;
     if (trimmed === '[DONE]') {

@@ -237,13 +237,13 @@ export class LLM {
   }
 
   /** The module of this LLM's API (none for Chat Completions), loaded once. */
-  #module(): Promise<ModelApi | undefined> {
-    if (this.api === 'chat-completions') return Promise.resolve(undefined);
+  async #module(): Promise<ModelApi | undefined> {
+    if (this.api === 'chat-completions') return undefined;
     return (this.#api ??= API_MODULES[this.api]().then(
       (m) => m.createApi({ PagentError, createEventStreamDecoder, providerErrorMessage }),
       (cause: unknown) => {
         this.#api = undefined;
-        throw new PagentError(`Could not load the reader of the ${this.api} API: ${cause instanceof Error ? cause.message : String(cause)}`, { code: 'network', where: 'llm', cause });
+        throw new PagentError(`Could not load the reader of the ${this.api} API (${String(cause)})`, { code: 'network', where: 'llm', cause });
       },
     ));
   }
@@ -339,7 +339,7 @@ export class LLM {
       reader = response.body.getReader();
       const json = /application\/json/i.test(type) && !/event-stream/i.test(type);
       const decoder = api
-        ? api.decoder({ maxEventBytes, redact: (t) => this.#redact(t) })
+        ? api.decoder({ maxEventBytes, redact: this.#redactor.redact })
         : createCompletionDecoder({ maxEventBytes, reasoningTags: this.#options.reasoningTags });
       const jsonParts: Uint8Array[] = [];
       for (;;) {
@@ -415,7 +415,7 @@ export class LLM {
   // A server that ignores `stream: true` answers with one chat.completion object (or an error object).
   async *#fromJson(text: string, api: ModelApi | undefined): AsyncGenerator<LLMStreamEvent, { kind: 'done' }, undefined> {
     const { deltas, step } = api
-      ? api.fromJson(text, { url: this.url, redact: (t) => this.#redact(t) })
+      ? api.fromJson(text, { url: this.url, redact: this.#redactor.redact })
       : (await loadJsonBody()).fromJsonBody(text, { url: this.url, reasoningTags: this.#options.reasoningTags, createChunkAssembler, PagentError });
     yield* this.#deltas(deltas);
     yield { type: 'step', step };

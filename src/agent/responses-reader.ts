@@ -162,7 +162,6 @@ export function createResponsesReader(context: ModelApiContext, redact: (text: s
       for (const d of out) (d.type === 'text' ? text : reasoning).push(d.text);
       return out;
     },
-    errorMessage: context.providerErrorMessage,
     end: () => [],
     result(): AssembledStep {
       const step: AssembledStep = {
