@@ -150,8 +150,9 @@ const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
  * and the user's `headers`, so a self-hosted server needs nothing beyond ordinary CORS. The body is
  * `{model, messages, stream: true, stream_options: {include_usage: true}, tools, ...requestKwargs, ...kwargs}`
  * (`stream_options` left out with `includeUsage: false`, `tools` only when non-empty). The Responses and
- * Messages APIs get their own body and headers (see `responsesRequest`, `anthropicRequest` and the README),
- * and their streams are read into the same deltas and step.
+ * Messages APIs get their own body (Anthropic's its own headers too: `x-api-key`, `anthropic-version`,
+ * `anthropic-dangerous-direct-browser-access`), and their streams are read into the same deltas and step;
+ * the README's "Model APIs" says what each carries.
  *
  * Failures are `PagentError`s with `where: "llm"` and a code: `"http"` (an `HttpError` with the status and the
  * provider's own message), `"network"` (server unreachable or CORS refused: the message says what to check),
