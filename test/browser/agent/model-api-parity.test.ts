@@ -108,6 +108,10 @@ describe('the same conversation through every model API', () => {
       expect(run.events.filter((e) => e.method === 'RunError')).toEqual([]);
       expect(run.reasoning.every((r) => r !== '')).toBe(true);
     }
+    // each spoke its own API
+    expect(chat!.recorded.requests.every((r) => Array.isArray(r.body['messages']) && r.body['stream_options'] !== undefined)).toBe(true);
+    expect(responses!.recorded.requests.every((r) => Array.isArray(r.body['input']) && r.body['messages'] === undefined)).toBe(true);
+    expect(anthropic!.recorded.requests.every((r) => typeof r.body['max_tokens'] === 'number' && r.headers['anthropic-version'] === '2023-06-01')).toBe(true);
     expect(comparable(responses!.events)).toEqual(comparable(chat!.events));
     expect(comparable(anthropic!.events)).toEqual(comparable(chat!.events));
     // and the conversation is the one scripted: two runs, three turns of tools, a failed call, the answers
