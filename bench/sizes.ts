@@ -29,9 +29,11 @@ const use = (names: string[]): string => `import { ${names.join(', ')} } from 'p
 export const SIZE_ENTRIES: SizeEntry[] = [
   { name: 'codec + push decoder', code: use(['decodeEventLine', 'encodeEventLine', 'createWireDecoder']), budget: 5_100 },
   { name: 'WireClient', code: use(['WireClient']), budget: 7_000 },
-  // 12 kB until the Agent shared its conversation and saving with RemoteAgent (Conversation, +0.14 kB)
-  // and redaction caught every copy of a key (+0.12 kB): 12.01 kB then
-  { name: 'Agent + LLM + tool + Session', code: use(['Agent', 'LLM', 'tool', 'Session']), budget: 12_500 },
+  // 12 kB until the Agent shared its conversation and saving with RemoteAgent (Conversation, +0.14 kB),
+  // redaction caught every copy of a key (+0.12 kB), a data: image was checked for raster bytes before a
+  // request (+0.11 kB) and the LLM chose between three model APIs (+0.48 kB): 12.60 kB then. The LLM's
+  // own copy of an SSE parser (eventsource-parser, 1.2 kB of it) is the next thing to take out.
+  { name: 'Agent + LLM + tool + Session', code: use(['Agent', 'LLM', 'tool', 'Session']), budget: 13_000 },
   { name: 'RemoteAgent', code: use(['RemoteAgent']), budget: 12_500 },
   { name: 'pagent-chat.js (the element)', code: `import 'pagent-web/pagent-chat.js';`, budget: 50_000 },
   { name: 'the whole SDK', code: `export * from 'pagent-web';`, budget: undefined },

@@ -7,7 +7,7 @@ import { Conversation } from './conversation.js';
 import { runEndOf, textOf } from './run-results.js';
 import { encodeStream, type EncodeStreamOptions } from '../wire/encode-stream.js';
 import type { ParamsOf, StepSummary, StopReason, ToolCall, Usage, WireEvent } from '../wire/events.js';
-import type { AssistantMessage, ChatMessage, ToolMessage, ToolSchema } from './messages.js';
+import type { AssistantMessage, ChatMessage, ReasoningBlock, ToolMessage, ToolSchema } from './messages.js';
 import type { Session } from './session.js';
 import { inputText, sendableMessages, type UserContentPart, type UserInput } from './content-parts.js';
 import type { ToolHooks } from './hooks.js';
@@ -22,6 +22,8 @@ export interface AgentModelStep {
   tool_calls: ToolCall[];
   finish_reason: string | null;
   usage: Usage | null;
+  /** Reasoning the model API needs back in the next request, kept on the assistant message (`reasoning_blocks`). */
+  reasoning_blocks?: ReasoningBlock[] | undefined;
 }
 
 /** What a model client streams for one request: deltas, then exactly one step. */
@@ -191,6 +193,7 @@ function assistantMessage(step: AgentModelStep): AssistantMessage {
   };
   if (step.tool_calls.length > 0) message.tool_calls = step.tool_calls;
   if (step.reasoning_content !== '') message.reasoning_content = step.reasoning_content;
+  if (step.reasoning_blocks) message.reasoning_blocks = step.reasoning_blocks;
   return message;
 }
 

@@ -1,4 +1,7 @@
-/** The bytes a `data:` URL carries (RFC 2397, as browsers read it: base64 or percent-encoded). */
+/**
+ * `data:` URLs (RFC 2397, as browsers read them: base64 or percent-encoded): the bytes they carry, and
+ * their media type and payload taken apart for APIs that want them so (Anthropic's `source` objects).
+ */
 
 const WHITESPACE = /[\t\n\f\r ]/g;
 const HAS_WHITESPACE = /[\t\n\f\r ]/;
@@ -50,4 +53,40 @@ export function dataUrlPayload(url: string, limit = Infinity): Uint8Array<ArrayB
   if (comma < 0) return undefined;
   const payload = url.slice(comma + 1);
   return /;[\t ]*base64[\t ]*$/i.test(url.slice(0, comma)) ? fromBase64(payload, limit) : fromPercent(payload, limit);
+}
+
+/** A `data:` URL taken apart; `base64` says whether `data` is base64 or percent-encoded text. */
+export interface DataUrl {
+  mediaType: string;
+  base64: boolean;
+  data: string;
+}
+
+/**
+ * Splits a `data:` URL (RFC 2397) into its media type (without parameters, lower case; `text/plain` when
+ * absent, as the RFC says) and payload. `undefined` for any other URL.
+ */
+export function parseDataUrl(url: string): DataUrl | undefined {
+  const match = /^data:([^,]*?)(;base64)?,/i.exec(url);
+  if (!match) return undefined;
+  const mediaType = (match[1]!.split(';')[0] ?? '').trim().toLowerCase() || 'text/plain';
+  return { mediaType, base64: match[2] !== undefined, data: url.slice(match[0].length) };
+}
+
+/**
+ * The text of a `data:` URL's payload, decoded as UTF-8 (invalid sequences become U+FFFD).
+ * @throws when the payload is not valid base64.
+ */
+export function dataUrlText(url: DataUrl): string {
+  const bytes = url.base64 ? fromBase64(url.data, Infinity) : fromPercent(url.data, Infinity);
+  if (!bytes) throw new Error('the data: URL is not valid base64');
+  return new TextDecoder().decode(bytes);
+}
+
+/** The payload as base64: as it is when it is base64 already, else its decoded text's UTF-8 bytes. */
+export function dataUrlBase64(url: DataUrl): string {
+  if (url.base64) return url.data;
+  let binary = '';
+  for (const byte of new TextEncoder().encode(dataUrlText(url))) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
