@@ -21,6 +21,8 @@ export interface AnswerRendererOptions {
   taskLabel?: string;
   /** Whether TeX delimiters make math. @defaultValue true */
   math?: boolean;
+  /** Title of a formula too large to typeset. */
+  mathTooLargeLabel?: string;
 }
 
 /**

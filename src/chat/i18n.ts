@@ -76,6 +76,8 @@ export interface PagentChatStrings {
   copyCode: string;
   /** The accessible name of a task list item's checkbox in an answer. */
   taskItem: string;
+  /** The title of a formula too large to show (its TeX source shows instead). */
+  formulaTooLarge: string;
   /** The composer button that sends a message into the run in flight (`Agent.steer`). */
   sendNow: string;
   /** The files panel's heading (with a `workspace`). */
@@ -213,6 +215,7 @@ const en: PagentChatStrings = {
   emptyInvitation: 'Ask anything — the answer streams in here.',
   copyCode: 'Copy code',
   taskItem: 'Task',
+  formulaTooLarge: 'This formula is too large to show.',
   sendNow: 'Send now',
   files: 'Files',
   filesEmpty: 'No files yet',

@@ -49,6 +49,13 @@ export interface MarkdownOptions {
    */
   math?: boolean;
   /**
+   * The title of a formula too large to typeset (one that would expand to more than 10,000 tokens, build
+   * more than 5,000 MathML elements or nest them more than 64 deep); it shows as its source, marked as an
+   * error.
+   * @defaultValue 'This formula is too large to show.'
+   */
+  mathTooLargeLabel?: string;
+  /**
    * The accessible name of a task list item's checkbox (its state is the checkbox's own).
    * @defaultValue 'Task'
    */
@@ -72,7 +79,8 @@ export interface MarkdownStream {
 
 function createStream(root: ParentNode, doc: Document, options: MarkdownOptions): MarkdownStream {
   const stats: MarkdownStats = { charsParsed: 0, nodesCreated: 0, nodesTouched: 0 };
-  const md = new MarkdownDocument({ doc, stats, allowImage: options.allowImage }, root, {
+  const mathLabels = { tooLarge: options.mathTooLargeLabel ?? 'This formula is too large to show.' };
+  const md = new MarkdownDocument({ doc, stats, allowImage: options.allowImage, mathLabels }, root, {
     copyLabel: options.copyLabel ?? 'Copy code',
     taskLabel: options.taskLabel ?? 'Task',
     math: options.math ?? true,

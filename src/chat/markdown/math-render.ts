@@ -1,14 +1,15 @@
 /**
  * The TeX renderer (a lazily loaded chunk): Temml turns a formula into MathML, which Chromium, Firefox and
  * Safari lay out natively (no fonts or CSS to download). Formulas are untrusted: Temml's `trust` stays off
- * (no `\href`, `\url`, `\html…`: they render as inert error text), macro expansion and sizes are capped,
- * no state is shared between formulas (a fresh macro table each), the MathML is built as DOM (never parsed
- * from markup) and any link or script-bearing attribute is dropped all the same. An invalid formula shows
- * its source, marked, with the error as its title.
+ * (no `\href`, `\url`, `\html…`: they render as inert error text), the work of a formula is bounded
+ * (`math-budget.ts`: expanded tokens, nodes built, MathML elements and their depth), no state is shared between
+ * formulas (a fresh macro table each), the MathML is built as DOM (never parsed from markup) and any link
+ * or script-bearing attribute is dropped all the same. An invalid formula shows its source, marked, with
+ * the error as its title.
  */
-import temml from 'temml';
+import { buildMathTree, MathTooLargeError } from './math-budget.js';
+import type { MathLabels } from './math.js';
 
-const OPTIONS = { throwOnError: true, trust: false, strict: false, maxExpand: 300, maxSize: [20, 200] as [number, number], annotate: true };
 /** Typeset formulas by source, copied on reuse (a streaming tail renders the same formula again). */
 const cache = new Map<string, Element | Error>();
 const CACHE_SIZE = 256;
@@ -22,14 +23,12 @@ export const mathStats = {
 const UNSAFE_ATTRIBUTE = /^(?:on|href$|xlink:href$|src$|action$|formaction$)/i;
 
 function typeset(tex: string, display: boolean): Element | Error {
-  const box = document.createElement('span');
+  let math: Element;
   try {
-    temml.render(tex, box, { ...OPTIONS, displayMode: display, macros: {} });
+    math = buildMathTree(tex, display).toNode();
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
-  const math = box.firstElementChild;
-  if (!math) return new Error('empty formula');
   for (const el of [math, ...math.querySelectorAll('*')]) {
     for (const { name, value } of [...el.attributes]) {
       if (UNSAFE_ATTRIBUTE.test(name) || /javascript:|url\(/i.test(value)) el.removeAttribute(name);
@@ -81,8 +80,11 @@ function copySource(event: ClipboardEvent): void {
   event.preventDefault();
 }
 
-/** Fills `span` with the formula's MathML, or marks it as an error (its text stays the source). */
-export function typesetInto(span: HTMLElement, tex: string, display: boolean, source: string): void {
+/**
+ * Fills `span` with the formula's MathML, or marks it as an error (its text stays the source); `labels`
+ * say a formula is too large to typeset.
+ */
+export function typesetInto(span: HTMLElement, tex: string, display: boolean, source: string, labels: MathLabels): void {
   const key = (display ? 'D' : 'I') + tex;
   let result = cache.get(key);
   if (result === undefined) {
@@ -95,7 +97,7 @@ export function typesetInto(span: HTMLElement, tex: string, display: boolean, so
   if (result instanceof Error) {
     if (span.firstChild === null) span.append(source);
     span.setAttribute('part', `${span.getAttribute('part') ?? 'math'} math-error`);
-    span.title = result.message;
+    span.title = result instanceof MathTooLargeError ? labels.tooLarge : result.message;
     return;
   }
   span.setAttribute('data-source', source);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { createMarkdownStream, renderMarkdown, type MarkdownOptions } from '../../../src/chat/markdown.js';
 import { loadMath } from '../../../src/chat/markdown/math.js';
+import { MAX_ELEMENTS, MAX_TOKENS, mathWork } from '../../../src/chat/markdown/math-budget.js';
 import { $, $$, chatFixture, pushAll, textRun, until } from './helpers.js';
 import { renderThroughElement, renderThroughStream } from './markdown-conformance.js';
 import { seededRandom } from '../../helpers/random.js';
@@ -237,6 +238,78 @@ describe('math', () => {
       await page.viewport(700, 500);
       await new Promise((r) => requestAnimationFrame(() => r(undefined)));
       await page.screenshot({ element: el, path: `../../../test-results/screens/math-${theme}.png` });
+    }
+  });
+});
+
+// Formulas within the 4,096-character reach whose expansion or MathML would be huge: each makes more than
+// MAX_TOKENS tokens or MAX_ELEMENTS elements, or nests deeper than MAX_DEPTH.
+const x = (n: number): string => 'x'.repeat(n);
+const OVERSIZED: Array<[string, string]> = [
+  // the issue's formula, 4,008 characters: a million tokens after 300 expansions
+  ['\\def of 3,400 tokens used 300 times', `\\def\\b{${x(3400)}}${'\\b'.repeat(300)}`],
+  ['\\newcommand', `\\newcommand{\\b}{${x(3400)}}${'\\b'.repeat(6)}`],
+  ['\\gdef', `\\gdef\\b{${x(3400)}}${'\\b'.repeat(6)}`],
+  ['\\edef of a macro', `\\def\\b{${x(250)}}\\edef\\c{\\b}${'\\c'.repeat(100)}`],
+  ['nested macros', `\\def\\a{${x(100)}}\\def\\b{${'\\a'.repeat(100)}}\\b\\b`],
+  ['\\let chain', `\\def\\b{${x(3400)}}\\let\\c\\b\\let\\d\\c${'\\c\\d'.repeat(3)}`],
+  ['an argument pasted 100 times', `\\def\\a#1{${'#1'.repeat(100)}}\\a{${x(200)}}`],
+  ['pasted arguments thrown away by \\expandafter', `\\def\\a#1{${'#1'.repeat(1000)}}\\def\\g#1{}\\def\\R{\\expandafter\\g\\expandafter{\\a{${x(100)}}}}${'\\R '.repeat(59)}y`],
+  ['\\global\\long\\def with a delimited argument', `\\global\\long\\def\\a#1.{${'#1'.repeat(100)}}\\a ${x(200)}.`],
+  ['a matrix padded to its first row', `\\begin{matrix}${'&'.repeat(100)}${'\\\\'.repeat(100)}\\end{matrix}`],
+  ['30 nested \\llap (each builds its argument twice)', `${'\\llap{'.repeat(30)}x${'}'.repeat(30)}`],
+  ['100 nested \\hphantom (laid out in cubic time)', `${'\\hphantom{'.repeat(100)}x${'}'.repeat(100)}`],
+];
+
+describe('math: the work and size of a formula are bounded', () => {
+  const labels = { mathTooLargeLabel: 'Too large!' };
+
+  it('shows a formula that would expand too far or build too much as its source, with the error', async () => {
+    await loadMath();
+    expect(OVERSIZED[0]![1]).toHaveLength(4008);
+    for (const [name, tex] of OVERSIZED) {
+      const before = { ...mathWork };
+      const el = render(`$$${tex}$$`, labels);
+      const [span] = formulas(el);
+      expect(span!.getAttribute('part'), name).toBe('math math-display math-error');
+      expect(span!.textContent, name).toBe(`$$${tex}$$`);
+      expect(span!.getAttribute('title'), name).toBe('Too large!');
+      expect(span!.querySelector('math'), name).toBeNull();
+      // expansion stopped at the limit (one parse), and no element was built
+      expect(mathWork.tokens - before.tokens, name).toBeLessThanOrEqual(MAX_TOKENS);
+      expect(mathWork.elements - before.elements, name).toBe(0);
+      el.remove();
+    }
+  });
+
+  it('still renders formulas that fill the reach, with their own macros', async () => {
+    await loadMath();
+    // 4,096 characters with the delimiters: one MathML element per character
+    const long = 'a+'.repeat(2046);
+    const macros = [
+      '\\newcommand{\\norma}[1]{\\left\\|#1\\right\\|}\\def\\R{\\mathbb{R}}\\let\\eps\\varepsilon',
+      '\\def\\pair#1#2{(#1,#2)}\\edef\\one{1}\\gdef\\half{\\frac{\\one}{2}}',
+      '\\norma{\\pair{x}{y}} \\le \\half \\eps \\in \\R',
+    ].join('');
+    const el = render(`$$${long}$$\n\n$$${macros}$$`, labels);
+    expect(`$$${long}$$`).toHaveLength(4096);
+    const [a, b] = formulas(el);
+    expect(a!.getAttribute('part')).toBe('math math-display');
+    expect(a!.querySelectorAll('mi')).toHaveLength(2046);
+    expect(b!.getAttribute('part')).toBe('math math-display');
+    expect(b!.querySelector('mfrac')).not.toBeNull();
+    expect(b!.textContent).toContain('ℝ');
+    expect(MAX_ELEMENTS).toBeGreaterThan(a!.querySelectorAll('*').length);
+    el.remove();
+  });
+
+  it('says a formula is too large in the reader’s language', async () => {
+    await loadMath();
+    for (const [lang, title] of [['zh-CN', '此公式过大，无法显示。'], ['ja', 'この数式は大きすぎて表示できません。'], ['en', 'This formula is too large to show.']] as const) {
+      const chat = await chatFixture((c) => (c.lang = lang));
+      await pushAll(chat, textRun('q', [`Here: $$${OVERSIZED[0]![1]}$$`]));
+      await until(() => $(chat, '[part~="math-error"]')?.getAttribute('title') === title, `${lang} title`);
+      chat.remove();
     }
   });
 });
