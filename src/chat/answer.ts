@@ -21,6 +21,8 @@ export interface AnswerRendererOptions {
   taskLabel?: string;
   /** Whether TeX delimiters make math. @defaultValue true */
   math?: boolean;
+  /** Accessible name of a formula that scrolls in its box. */
+  mathLabel?: string;
   /** Title of a formula too large to typeset. */
   mathTooLargeLabel?: string;
 }

@@ -567,7 +567,7 @@ export class PagentChat extends LitElement {
       strings,
       locale: resolveLocale(this.locale),
       answerRenderer: (target) =>
-        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, mathTooLargeLabel: strings.formulaTooLarge, ...(allowImage ? { allowImage } : {}) }),
+        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, mathLabel: strings.formula, mathTooLargeLabel: strings.formulaTooLarge, ...(allowImage ? { allowImage } : {}) }),
       textRenderer: createTextRenderer,
       onApproval: (callId, approved) => this.decide(callId, approved),
       toolRenderers: renderers,

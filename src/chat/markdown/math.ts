@@ -7,6 +7,8 @@ import { appendNode, appendText, createElement, setAttribute, type DomContext } 
 
 /** The words of math rendering, in the reader's language. */
 export interface MathLabels {
+  /** The accessible name of a formula that scrolls in its box. */
+  formula: string;
   /** The title of a formula too large to typeset (it shows as its source). */
   tooLarge: string;
 }

@@ -2,8 +2,9 @@
  * Math in answers: TeX delimiters become MathML from a lazily loaded renderer; prices stay text; an open
  * formula shows as source; invalid and hostile formulas stay inert; every chunking gives the same DOM.
  */
+import { expect as chaiExpect } from '@open-wc/testing';
 import { describe, expect, it } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { createMarkdownStream, renderMarkdown, type MarkdownOptions } from '../../../src/chat/markdown.js';
 import { loadMath } from '../../../src/chat/markdown/math.js';
 import { MAX_ELEMENTS, MAX_TOKENS, mathWork } from '../../../src/chat/markdown/math-budget.js';
@@ -262,7 +263,7 @@ const OVERSIZED: Array<[string, string]> = [
 ];
 
 describe('math: the work and size of a formula are bounded', () => {
-  const labels = { mathTooLargeLabel: 'Too large!' };
+  const labels = { mathTooLargeLabel: 'Too large!', mathLabel: 'A formula' };
 
   it('shows a formula that would expand too far or build too much as its source, with the error', async () => {
     await loadMath();
@@ -311,5 +312,76 @@ describe('math: the work and size of a formula are bounded', () => {
       await until(() => $(chat, '[part~="math-error"]')?.getAttribute('title') === title, `${lang} title`);
       chat.remove();
     }
+  });
+
+  // The tallest formulas found within the limits (4,092 characters, so that `$$` and `$` formulas both
+  // fit the reach): rows spaced 200 pt or 20 em apart, \Huge 200 pt rules in rows.
+  const fit = (open: string, unit: string, close: string): string =>
+    open + unit.repeat(Math.floor((4092 - open.length - close.length) / unit.length)) + close;
+  const TALL = [
+    fit('\\begin{matrix}', 'x\\\\[200pt]', '\\end{matrix}'),
+    fit('\\begin{array}{c}', 'x\\\\[20em]', '\\end{array}'),
+    fit('\\Huge\\left(\\begin{array}{c}', '\\rule{1em}{200pt}\\\\', '\\end{array}\\right)'),
+  ];
+
+  it('keeps a tall formula within its box, which scrolls, takes focus and is named', async () => {
+    await loadMath();
+    const chat = await chatFixture((c) => (c.strings = { formula: 'Formula box' }));
+    await pushAll(chat, textRun('q', [TALL.map((tex) => `$$${tex}$$\n\ninline $${tex}$ too`).join('\n\n')]));
+    const spans = $$(chat, '[part~="math"]');
+    await until(() => spans.every((s) => s.querySelector('math') && s.hasAttribute('tabindex')), 'scroll boxes');
+    expect(spans).toHaveLength(TALL.length * 2);
+    const limit = Math.min(40 * parseFloat(getComputedStyle(spans[0]!).fontSize), 0.75 * innerHeight);
+    for (const span of spans) {
+      const box = span.getBoundingClientRect();
+      expect(box.height).toBeLessThanOrEqual(limit + 1);
+      expect(span.querySelector('math')!.getBoundingClientRect().height).toBeGreaterThan(4 * limit);
+      expect(span.scrollHeight).toBeGreaterThan(4 * limit);
+      expect(span.getAttribute('tabindex')).toBe('0');
+      expect(span.getAttribute('role')).toBe('group');
+      expect(span.getAttribute('aria-label')).toBe('Formula box');
+    }
+    // a keyboard can scroll it
+    const box = spans[0]!;
+    box.focus();
+    expect(chat.shadowRoot!.activeElement).toBe(box);
+    await userEvent.keyboard('{End}');
+    await until(() => box.scrollTop > 0, 'scrolled by the keyboard');
+    chat.remove();
+    // the boxes pass axe's checks (on a formula just taller than its box: axe is slow on huge ones)
+    const small = await chatFixture();
+    await pushAll(small, textRun('q', [`$$\\begin{matrix}${'x\\\\'.repeat(80)}\\end{matrix}$$ and $\\begin{matrix}${'x\\\\'.repeat(80)}\\end{matrix}$`]));
+    await until(() => $$(small, '[part~="math"][tabindex="0"]').length === 2, 'two scroll boxes');
+    await chaiExpect(small).to.be.accessible();
+    await page.screenshot({ element: small, path: '../../../test-results/screens/math-tall.png' });
+    small.remove();
+  });
+
+  it('leaves ordinary formulas unboxed: no scrolling, no tab stop', async () => {
+    await loadMath();
+    const ordinary = [
+      '\\int_0^\\infty e^{-x^2}\\,dx = \\frac{\\sqrt\\pi}{2}',
+      '\\sum_{n=1}^{\\infty} \\frac{1}{n^2} = \\frac{\\pi^2}{6}',
+      '\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}',
+      'f(x) = \\begin{cases} x^2 & x \\ge 0 \\\\ -x & x < 0 \\end{cases}',
+      '\\overbrace{a+b}^{n} \\underbrace{c+d}_{m} \\hat{x} \\tilde{y} \\vec{v}',
+      '\\left( \\frac{\\partial^2 u}{\\partial x^2} \\right) \\sqrt[3]{\\frac{a}{b}}',
+      '\\prod_{i=1}^n \\bigcup_{k} A_k \\lim_{x\\to 0} \\frac{\\sin x}{x}',
+      '\\begin{aligned} a &= b + c \\\\ &= d \\end{aligned}',
+    ];
+    const chat = await chatFixture();
+    await pushAll(chat, textRun('q', [ordinary.map((tex) => `$$${tex}$$\n\nso $${tex}$.`).join('\n\n')]));
+    const spans = $$(chat, '[part~="math"]');
+    await until(() => spans.every((s) => s.querySelector('math')), 'MathML');
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    for (const span of spans) {
+      const display = span.getAttribute('part')!.includes('math-display');
+      const source = span.getAttribute('data-source')!;
+      expect(getComputedStyle(span).overflowY, source).toBe(display ? 'hidden' : 'visible');
+      expect(getComputedStyle(span).display, source).toBe(display ? 'block' : 'inline');
+      if (display) expect(span.clientHeight, source).toBeGreaterThanOrEqual(span.querySelector('math')!.getBoundingClientRect().height - 1);
+      expect(span.hasAttribute('tabindex'), source).toBe(false);
+    }
+    chat.remove();
   });
 });
