@@ -56,8 +56,8 @@ export interface MarkdownOptions {
   mathLabel?: string;
   /**
    * The title of a formula too large to typeset (one that would expand to more than 10,000 tokens, build
-   * more than 5,000 MathML elements or nest them more than 64 deep); it shows as its source, marked as an
-   * error.
+   * more than 10,000 nodes or 4,500 MathML elements, or nest them more than 64 deep); it shows as its
+   * source, marked as an error.
    * @defaultValue 'This formula is too large to show.'
    */
   mathTooLargeLabel?: string;

@@ -24,12 +24,18 @@ import { PagentError } from '../../errors.js';
 export const MAX_TOKENS = 10_000;
 
 /**
- * MathML elements one formula may build; the parse nodes it will build (array cells padded, arguments
- * built more than once counted each time) are held to the same number before building. A formula of
+ * Parse nodes one formula may have built, counted on the parse tree before building: array cells Temml
+ * adds as padding and arguments it builds more than once are counted each time. A formula of 4,096
+ * characters has at most about 4,100 unless it repeats a construct made for amplification.
+ */
+export const MAX_NODES = 10_000;
+
+/**
+ * MathML elements one formula may have (Chromium's work grows faster than their number). A formula of
  * 4,096 characters builds at most about one element per character unless it repeats a construct made for
  * amplification.
  */
-export const MAX_ELEMENTS = 5_000;
+export const MAX_ELEMENTS = 4_500;
 
 /** How deeply one formula's MathML elements may nest (a fraction or a root nests two or three levels). */
 export const MAX_DEPTH = 64;
@@ -37,14 +43,19 @@ export const MAX_DEPTH = 64;
 /** Temml's options for untrusted formulas (the macro table is added per formula). */
 const OPTIONS = { throwOnError: true, trust: false, strict: false, maxExpand: 300, maxSize: [20, 200] as [number, number], annotate: true };
 
-/** A formula past {@link MAX_TOKENS}, {@link MAX_ELEMENTS} or {@link MAX_DEPTH}: it shows as its source instead. */
+/** A formula past {@link MAX_TOKENS}, {@link MAX_NODES}, {@link MAX_ELEMENTS} or {@link MAX_DEPTH}: it shows as its source instead. */
 export class MathTooLargeError extends PagentError {
   override name = 'MathTooLargeError' as const;
   /** Which limit the formula passed. */
-  readonly limit: 'tokens' | 'elements' | 'depth';
+  readonly limit: 'tokens' | 'nodes' | 'elements' | 'depth';
 
-  constructor(limit: 'tokens' | 'elements' | 'depth') {
-    const what = { tokens: `more than ${MAX_TOKENS} tokens`, elements: `more than ${MAX_ELEMENTS} MathML elements`, depth: `MathML nested more than ${MAX_DEPTH} deep` }[limit];
+  constructor(limit: 'tokens' | 'nodes' | 'elements' | 'depth') {
+    const what = {
+      tokens: `more than ${MAX_TOKENS} tokens`,
+      nodes: `more than ${MAX_NODES} nodes to build`,
+      elements: `more than ${MAX_ELEMENTS} MathML elements`,
+      depth: `MathML nested more than ${MAX_DEPTH} deep`,
+    }[limit];
     super(`The formula is too large: it would make ${what}.`, { code: 'render', where: 'math' });
     this.limit = limit;
   }
@@ -140,7 +151,7 @@ function timesBuilt(node: { type?: unknown; alignment?: unknown }, field: string
 
 /**
  * The parse nodes of `tree` that Temml will build, each as many times as it will be built, plus the cells
- * Temml adds to pad every row of an array to the length of its first. A node reachable twice (a
+ * Temml adds to pad the rows of an array to the length of its first. A node reachable twice (a
  * `\equilibriumRight` keeps its argument twice) is counted twice. Stops counting past `limit`, so the walk
  * is bounded even where the count would be exponential.
  */
@@ -158,7 +169,7 @@ export function countBuilt(tree: unknown, limit: number): number {
     if (typeof type === 'string') count += times;
     if (type === 'array' && Array.isArray(body)) {
       const columns = Array.isArray(body[0]) ? body[0].length : 0;
-      for (const row of body) count += times * Math.max(columns, Array.isArray(row) ? row.length : 0);
+      for (const row of body) count += times * Math.max(0, columns - (Array.isArray(row) ? row.length : 0));
     }
     for (const [key, value] of Object.entries(node)) if (key !== 'loc') stack.push([value, times * timesBuilt(node, key)]);
   }
@@ -186,15 +197,15 @@ export interface MathTree {
 
 /**
  * Typesets `tex` as a MathML tree, within the bounds: throws {@link MathTooLargeError} past
- * {@link MAX_TOKENS} (while expanding, before the next token is read), {@link MAX_ELEMENTS} (the parse
- * nodes to build, counted on the parse tree before building, then the MathML elements) or
- * {@link MAX_DEPTH} (before any DOM is made), and Temml's `ParseError` for an invalid formula. The formula
+ * {@link MAX_TOKENS} (while expanding, before the next token is read), {@link MAX_NODES} (on the parse
+ * tree, before building), {@link MAX_ELEMENTS} or {@link MAX_DEPTH} (on the MathML tree, before any DOM is
+ * made), and Temml's `ParseError` for an invalid formula. The formula
  * is parsed twice (once to count, once to build), each time with a fresh macro table: a `\gdef` never
  * reaches another formula.
  */
 export function buildMathTree(tex: string, display: boolean): MathTree {
   const tree: unknown = temml.__parse(tex, { ...OPTIONS, displayMode: display, macros: createMacroTable() });
-  if (countBuilt(tree, MAX_ELEMENTS) > MAX_ELEMENTS) throw new MathTooLargeError('elements');
+  if (countBuilt(tree, MAX_NODES) > MAX_NODES) throw new MathTooLargeError('nodes');
   const math = temml.__renderToMathMLTree(tex, { ...OPTIONS, displayMode: display, macros: createMacroTable() }) as MathTree;
   mathWork.elements += checkElements(math);
   return math;

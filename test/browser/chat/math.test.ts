@@ -257,7 +257,7 @@ const OVERSIZED: Array<[string, string]> = [
   ['an argument pasted 100 times', `\\def\\a#1{${'#1'.repeat(100)}}\\a{${x(200)}}`],
   ['pasted arguments thrown away by \\expandafter', `\\def\\a#1{${'#1'.repeat(1000)}}\\def\\g#1{}\\def\\R{\\expandafter\\g\\expandafter{\\a{${x(100)}}}}${'\\R '.repeat(59)}y`],
   ['\\global\\long\\def with a delimited argument', `\\global\\long\\def\\a#1.{${'#1'.repeat(100)}}\\a ${x(200)}.`],
-  ['a matrix padded to its first row', `\\begin{matrix}${'&'.repeat(100)}${'\\\\'.repeat(100)}\\end{matrix}`],
+  ['a matrix padded to its first row', `\\begin{matrix}${'&'.repeat(150)}${'\\\\'.repeat(100)}\\end{matrix}`],
   ['30 nested \\llap (each builds its argument twice)', `${'\\llap{'.repeat(30)}x${'}'.repeat(30)}`],
   ['100 nested \\hphantom (laid out in cubic time)', `${'\\hphantom{'.repeat(100)}x${'}'.repeat(100)}`],
 ];

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import temml from 'temml';
-import { buildMathTree, countBuilt, MAX_DEPTH, MAX_ELEMENTS, MAX_TOKENS, MathTooLargeError, mathWork } from '../../../src/chat/markdown/math-budget.js';
+import { buildMathTree, countBuilt, MAX_DEPTH, MAX_ELEMENTS, MAX_NODES, MAX_TOKENS, MathTooLargeError, mathWork } from '../../../src/chat/markdown/math-budget.js';
 
 interface MarkupTree { toMarkup(): string }
 const OPTIONS = { throwOnError: true, trust: false, strict: false, maxExpand: 300, maxSize: [20, 200] as [number, number], annotate: true };
@@ -72,13 +72,16 @@ describe('buildMathTree', () => {
     const before = mathWork.elements;
     // 1,001 cells written, 501,501 once padded
     expect(() => buildMathTree(`\\begin{matrix}${'&'.repeat(1000)}${'\\\\'.repeat(500)}\\end{matrix}`, true)).toThrow(
-      expect.objectContaining({ limit: 'elements' }),
+      expect.objectContaining({ limit: 'nodes' }),
     );
     expect(mathWork.elements).toBe(before);
-    // the same cells in full rows are built
-    buildMathTree(`\\begin{matrix}${'a&b\\\\'.repeat(500)}\\end{matrix}`, true);
-    expect(mathWork.elements - before).toBeLessThanOrEqual(MAX_ELEMENTS);
-    expect(mathWork.elements - before).toBeGreaterThan(1500);
+    // the same cells in full rows are built: a 45 × 45 matrix fills the reach
+    const row = `${'x&'.repeat(44)}x\\\\`;
+    const tex = `\\begin{matrix}${row.repeat(44)}\\end{matrix}`;
+    expect(tex.length).toBeLessThanOrEqual(4092);
+    buildMathTree(tex, true);
+    expect(mathWork.elements - before).toBeGreaterThan(2 * 44 * 45);
+    expect(countBuilt(temml.__parse(tex, OPTIONS), MAX_NODES)).toBeLessThan(MAX_NODES);
   });
 
   it.each([
@@ -90,7 +93,7 @@ describe('buildMathTree', () => {
     let tex = 'x';
     for (let i = 0; i < depth; i++) tex = wrap(tex);
     const before = mathWork.elements;
-    expect(() => buildMathTree(tex, true)).toThrow(expect.objectContaining({ limit: 'elements' }));
+    expect(() => buildMathTree(tex, true)).toThrow(expect.objectContaining({ limit: 'nodes' }));
     expect(mathWork.elements).toBe(before);
   });
 
