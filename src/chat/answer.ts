@@ -23,6 +23,10 @@ export interface AnswerRendererOptions {
   math?: boolean;
   /** Aborted when the answer is replaced: its code lines still waiting to be highlighted are dropped. */
   signal?: AbortSignal;
+  /** Accessible name of a formula that scrolls in its box. */
+  mathLabel?: string;
+  /** Title of a formula too large to typeset. */
+  mathTooLargeLabel?: string;
 }
 
 /**

@@ -605,7 +605,7 @@ export class PagentChat extends LitElement {
       strings,
       locale: resolveLocale(this.locale),
       answerRenderer: (target, signal) =>
-        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, signal, ...(allowImage ? { allowImage } : {}) }),
+        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, mathLabel: strings.formula, mathTooLargeLabel: strings.formulaTooLarge, signal, ...(allowImage ? { allowImage } : {}) }),
       textRenderer: createTextRenderer,
       onApproval: (callId, approved) => this.decide(callId, approved),
       toolRenderers: renderers,

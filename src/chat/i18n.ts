@@ -78,6 +78,10 @@ export interface PagentChatStrings {
   copyCode: string;
   /** The accessible name of a task list item's checkbox in an answer. */
   taskItem: string;
+  /** The accessible name of a formula that scrolls in its box (a very tall or wide one). */
+  formula: string;
+  /** The title of a formula too large to show (its TeX source shows instead). */
+  formulaTooLarge: string;
   /** The composer button that sends a message into the run in flight (`Agent.steer`). */
   sendNow: string;
   /** The files panel's heading (with a `workspace`). */
@@ -240,6 +244,8 @@ const en: PagentChatStrings = {
   emptyInvitation: 'Ask anything — the answer streams in here.',
   copyCode: 'Copy code',
   taskItem: 'Task',
+  formula: 'Formula',
+  formulaTooLarge: 'This formula is too large to show.',
   sendNow: 'Send now',
   files: 'Files',
   filesEmpty: 'No files yet',

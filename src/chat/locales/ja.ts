@@ -65,6 +65,8 @@ const ja: PagentChatStrings = {
   emptyInvitation: '何でも聞いてください。回答はここに表示されます。',
   copyCode: 'コードをコピー',
   taskItem: 'タスク',
+  formula: '数式',
+  formulaTooLarge: 'この数式は大きすぎて表示できません。',
   sendNow: '今すぐ送信',
   files: 'ファイル',
   filesEmpty: 'ファイルはまだありません',

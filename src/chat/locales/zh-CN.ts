@@ -65,6 +65,8 @@ const zhCN: PagentChatStrings = {
   emptyInvitation: '想问什么都可以——回答会在这里实时显示。',
   copyCode: '复制代码',
   taskItem: '任务',
+  formula: '公式',
+  formulaTooLarge: '此公式过大，无法显示。',
   sendNow: '立即发送',
   files: '文件',
   filesEmpty: '暂无文件',
