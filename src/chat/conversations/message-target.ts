@@ -58,7 +58,29 @@ export function revealMessage(timeline: ParentNode, messages: readonly ChatMessa
   row.tabIndex = -1;
   row.scrollIntoView({ block: 'center' });
   row.focus({ preventScroll: true });
-  // answers render their Markdown after the first paint: place the row again once they have
-  requestAnimationFrame(() => requestAnimationFrame(() => row.scrollIntoView({ block: 'center' })));
+  keepPlaced(timeline, row);
   setTimeout(() => delete row.dataset['hit'], 4000);
+}
+
+/** How long at most a revealed row is kept in place while the rows around it are drawn. */
+const KEEP_PLACED_MS = 60_000;
+const READER_MOVES = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+
+/**
+ * Keeps `row` centred while the timeline's rows grow (answers draw their Markdown after the first paint,
+ * a large one in slices over seconds), until the reader moves the view or a minute has passed: the
+ * browser's scroll anchoring alone may pick an anchor inside the answer that grows and let the row slide.
+ */
+function keepPlaced(timeline: ParentNode, row: HTMLElement): void {
+  const rows = row.parentElement;
+  if (!rows || typeof ResizeObserver !== 'function') return;
+  const observer = new ResizeObserver(() => row.scrollIntoView({ block: 'center' }));
+  const stop = (): void => {
+    observer.disconnect();
+    clearTimeout(timer);
+    for (const type of READER_MOVES) timeline.removeEventListener(type, stop);
+  };
+  const timer = setTimeout(stop, KEEP_PLACED_MS);
+  for (const type of READER_MOVES) timeline.addEventListener(type, stop, { passive: true });
+  observer.observe(rows);
 }
