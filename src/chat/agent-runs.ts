@@ -26,6 +26,11 @@ export interface ChatAgentRunOptions {
    * (the `Agent` does not append it to the conversation a second time).
    */
   retry?: boolean;
+  /**
+   * True when the user pressed Continue on an answer a reload, crash or closed tab cut: the agent finishes
+   * the turn it restored with the conversation (the Agent's `continue` run option); `input` is `''`.
+   */
+  continue?: boolean;
 }
 
 /** Anything that runs an input to events: the in-browser `Agent` fits. */
@@ -70,7 +75,7 @@ export class AgentRuns {
     agent: ChatAgent,
     text: string | UserContentPart[],
     approve: (call: ApprovalRequest) => Promise<boolean>,
-    extra: { onSteer?: ((text: string) => void) | undefined; retry?: boolean } = {},
+    extra: { onSteer?: ((text: string) => void) | undefined; retry?: boolean; continue?: boolean } = {},
   ): RunSource {
     let closed!: () => void;
     const before = this.whenIdle(agent, new Promise<void>((resolve) => (closed = resolve)));
@@ -91,6 +96,7 @@ export class AgentRuns {
       const runOptions: ChatAgentRunOptions = { signal, approve };
       if (extra.onSteer) runOptions.onSteer = extra.onSteer;
       if (extra.retry) runOptions.retry = true;
+      if (extra.continue) runOptions.continue = true;
       const open = (): Iter => agent.events(text, runOptions)[Symbol.asyncIterator]();
       let inner: Iter | undefined = switching ? undefined : open();
       const openWhenIdle = async (): Promise<Iter | undefined> => {

@@ -12,6 +12,7 @@ import { renderComposer, renderSuggestions } from './parts/composer.js';
 import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
 import type { MessageActions } from './actions/message-actions.js';
+import type { InterruptedTurns } from './interrupted/controller.js';
 import { eventsClosingRun, RunController, type RunOutcome, type RunSource } from './run-controller.js';
 import { ScrollController } from './scroll-controller.js';
 import { TimelineChunks } from './parts/timeline-items.js';
@@ -102,6 +103,7 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  * @csspart answer-text - The rendered answer.
  * @csspart code-block - A fenced code block in an answer; `copy-button` inside (top right, shown on hover or focus).
  * @csspart stopped - The mark under a cancelled run's partial answer.
+ * @csspart interrupted - Under an answer a reload, crash or closed tab cut (with a store): its mark and `continue-button`.
  * @csspart reasoning - The reasoning `<details>`; `reasoning-summary`, `reasoning-text` inside.
  * @csspart tool-call - A tool card; also `tool-call-<status>` (pending, awaiting-approval, ok, failed, denied, cancelled).
  * @csspart tool-name - The tool name in a card.
@@ -230,16 +232,25 @@ export class PagentChat extends LitElement {
   });
   private readonly rows = new TimelineChunks();
   private readonly sessions = new SessionController(this, {
-    onOpen: (id, messages, fromList, refresh) => {
+    onOpen: (id, messages, fromList, refresh, turn) => {
       this.stopRunInFlight();
       this.denyPendingApprovals();
       // files waiting in the composer stay when another tab changed the conversation shown
       if (!refresh) this.attachments.state?.clear();
-      this.timeline = timelineFromMessages(messages);
+      const shown = (this.timeline = timelineFromMessages(messages));
+      this.interrupted?.clear();
+      // a turn a reload cut: shown as it was saved, with Continue, once its part has loaded
       this.actions?.clear();
       // the agent continues the conversation shown (it restores it from the store on its next run)
       if (fromList) this.switchAgentSession(id);
       void this.actions?.update(id);
+      if (turn) {
+        void this.loadInterrupted(true).then((part) => {
+          if (!part || this.timeline !== shown) return;
+          this.timeline = part.show(messages, turn);
+          void this.actions?.update(id);
+        });
+      }
     },
     onDelete: async () => {
       // the run stops and the agent saves its cut turn and moves to a new conversation before the delete,
@@ -554,7 +565,7 @@ export class PagentChat extends LitElement {
   }
 
   private cachedContext: PartContext | undefined;
-  private contextActions: string | undefined = '';
+  private contextActions = '';
   private contextAllowImage: ((url: URL) => boolean) | undefined;
   private contextLoaded = false;
 
@@ -564,7 +575,7 @@ export class PagentChat extends LitElement {
     const { allowImage, renderers } = this;
     const c = this.cachedContext;
     const loaded = Boolean(this.attachments.state);
-    const actions = this.actions?.stamp;
+    const actions = `${this.actions?.stamp} ${this.interrupted?.stamp}`;
     if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && this.contextActions === actions) return c;
     this.contextActions = actions;
     this.contextLoaded = loaded;
@@ -582,6 +593,7 @@ export class PagentChat extends LitElement {
       onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
       renderAttachments: (list) => this.attachments.renderMessage(list),
       messageActions: (item) => this.actions?.render(item, this.cachedContext!, this.actions.canBranch),
+      interrupted: (item) => this.interrupted?.render(item),
       editingKey: this.actions?.editingKey,
     };
     return this.cachedContext;
@@ -648,6 +660,7 @@ export class PagentChat extends LitElement {
   }
 
   private decide(callId: string, approved: boolean): void {
+    if (!this.approvals.has(callId) && this.interrupted?.answer(callId, approved, (call) => this.requestApproval(call))) return;
     const resolve = this.approvals.get(callId);
     this.approvals.delete(callId);
     this.timeline = setApproval(this.timeline, callId, approved);
@@ -706,6 +719,31 @@ export class PagentChat extends LitElement {
       this.actions.bump();
       void this.actions.update();
     }),
+  );
+
+  // ----- an answer a reload cut: a chunk loaded when one is opened (see ./interrupted/controller.ts) -----
+
+  private interrupted: InterruptedTurns | undefined;
+
+  private readonly loadInterrupted = lazyPart(() =>
+    import('./interrupted/controller.js').then(
+      (m) =>
+        (this.interrupted = new m.InterruptedTurns({
+          lit: { html, nothing },
+          canContinue: () => Boolean(this.agent) && !this.streaming,
+          items: () => this.timeline.items,
+          strings: () => this.localStrings,
+          locale: () => resolveLocale(this.locale),
+          send: () => this.dispatchEvent(createChatEvent('pagent-send', { text: '', continue: true })),
+          continueRun: (timeline, approve) => {
+            this.timeline = timeline;
+            this.scroller.jumpToLatest();
+            const source = this.agentRuns.source(this.agent!, '', approve ?? ((call) => this.requestApproval(call)), { continue: true });
+            void this.runs.start(source).then(() => this.actions?.update());
+          },
+          requestUpdate: () => this.requestUpdate(),
+        })),
+    ),
   );
 
   private reportError(err: unknown): PagentError {

@@ -148,6 +148,14 @@ export interface PagentChatStrings {
   importFailed?: string;
   imported?: string;
   dropImport?: string;
+  // The strings of an answer a reload, crash or closed tab cut come with their chunk (defaults in all
+  // three languages); set them here to override.
+  /** The mark under the interrupted answer. */
+  interrupted?: string;
+  /** The button that finishes it. */
+  continueAnswer?: string;
+  /** The Continue button's accessible name. */
+  continueLabel?: string;
 }
 
 const en: PagentChatStrings = {

@@ -4,6 +4,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost, html, nothing } from 'lit';
 import type { ChatMessage } from '../agent/messages.js';
+import type { InterruptedTurn } from '../store/turn-pieces.js';
 import type { SessionSearchHit, SessionSearchOptions } from '../store/session-search.js';
 import type { LocaleName, PagentChatStrings } from './i18n.js';
 import type { ConversationTools } from './conversations/tools.js';
@@ -27,15 +28,17 @@ export interface ChatStore {
   import?(json: string): Promise<string>;
   /** Optional (a tree store): makes the version holding message `seq` the conversation's active path. */
   switchBranch?(id: string, seq: number): Promise<unknown>;
+  /** Optional: the turn a run left in flight (a reload cut it); shown interrupted, with Continue. */
+  loadTurn?(id: string): Promise<InterruptedTurn | undefined>;
 }
 
 /** Callbacks of {@link SessionController}. */
 export interface SessionControllerOptions {
   /**
    * A conversation was opened: from the list (`fromList`), or by {@link SessionController.open} otherwise;
-   * `refresh`: the one shown, again, after another tab changed it.
+   * `refresh`: the one shown, again, after another tab changed it; `turn`: the turn a run left in flight.
    */
-  onOpen(id: string, messages: readonly ChatMessage[], fromList: boolean, refresh?: boolean): void;
+  onOpen(id: string, messages: readonly ChatMessage[], fromList: boolean, refresh: boolean, turn: InterruptedTurn | undefined): void;
   /** The open conversation is being deleted: the store deletes it once this settles. */
   onDelete(id: string): void | Promise<void>;
   /** A conversation could not be opened (e.g. another tab blocks the database). */
@@ -182,12 +185,13 @@ export class SessionController implements ReactiveController {
 
   private async load(id: string, fromList: boolean, refresh: boolean, wanted?: () => boolean): Promise<void> {
     try {
-      const session = await this.store?.load(id);
+      const store = this.store;
+      const [session, turn] = await Promise.all([store?.load(id), store?.loadTurn?.(id).catch(() => undefined)]);
       if (wanted && !wanted()) return;
       this.openId = id;
       this.shown = session?.messages ?? [];
       this.shownSeqs = session?.seqs;
-      this.options.onOpen(id, this.shown, fromList, refresh);
+      this.options.onOpen(id, this.shown, fromList, refresh, turn);
     } catch (err) {
       this.options.onOpenError(id, err);
     }

@@ -3,7 +3,7 @@ import type { PagentChatStrings } from '../i18n.js';
 import type { RendererFactory } from './stream-text.js';
 import type { ChatAttachment } from '../attachments/types.js';
 import type { ToolRenderers } from './tool-renderers.js';
-import type { AnswerItem, UserItem } from '../timeline.js';
+import type { AnswerItem, RunEndItem, UserItem } from '../timeline.js';
 
 /** Shared by every timeline part renderer. */
 export interface PartContext {
@@ -28,4 +28,6 @@ export interface PartContext {
   readonly editingKey?: string | undefined;
   /** The attachments of a sent message (thumbnails and file chips). */
   readonly renderAttachments?: (list: readonly ChatAttachment[]) => unknown;
+  /** The mark (and Continue) under a run a reload cut (`stop_reason: "interrupted"`); absent until its part is loaded. */
+  readonly interrupted?: (item: RunEndItem) => unknown;
 }
