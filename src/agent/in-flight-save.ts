@@ -56,6 +56,16 @@ export class InFlightSave {
     private readonly store: PieceStore,
   ) {
     this.windowMs = store.inFlightSaveMs ?? 250;
+    // A reload, a closed tab or a tab sent to the background: what came since the last write goes now,
+    // so only a crash loses up to one window.
+    if (typeof document !== 'undefined') {
+      const now = (): void => {
+        clearTimeout(this.timer);
+        this.fire();
+      };
+      addEventListener('pagehide', now);
+      document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && now());
+    }
   }
 
   /** Takes one event of the run in flight. */
@@ -136,13 +146,16 @@ export class InFlightSave {
   private schedule(): void {
     if (this.timer !== undefined) return;
     const wait = Math.max(0, this.lastWrite + this.windowMs - performance.now());
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      const sessionId = this.host.sessionId;
-      if (!sessionId || (this.buffer.length === 0 && !this.stale)) return;
-      this.lastWrite = performance.now();
-      this.host.enqueue(() => this.write(sessionId));
-    }, wait);
+    this.timer = setTimeout(() => this.fire(), wait);
+  }
+
+  /** Queues a write of what waits. */
+  private fire(): void {
+    this.timer = undefined;
+    const sessionId = this.host.sessionId;
+    if (!sessionId || (this.buffer.length === 0 && !this.stale)) return;
+    this.lastWrite = performance.now();
+    this.host.enqueue(() => this.write(sessionId));
   }
 
   /** One write: the messages waiting first (when there are), then the new pieces (or, for a turn that is over, none). */
