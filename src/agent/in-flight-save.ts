@@ -4,9 +4,9 @@
  * result) that go to the store's `savePieces` at most once per `inFlightSaveMs`, each write holding only
  * what came since the last one. A reload, a crash or a closed tab then loses at most the last window.
  *
- * The pieces always describe the open turn after the stored conversation: messages the conversation
- * holds but the store does not yet (the user's message, a finished turn) are stored first, by the
- * conversation's own save, which removes the pieces; the open turn is then written again from its start.
+ * The pieces always describe the open turn after the stored conversation: messages the run added that the
+ * store does not have yet (the user's message, a finished turn) are stored first, by the conversation's own
+ * save, which removes the pieces; the open turn is then written again from its start.
  * A turn's end starts the next one at piece 0, which replaces what the store held.
  */
 import type { WireEvent } from '../wire/events.js';
@@ -47,6 +47,8 @@ export class InFlightSave {
   private lastWrite = -Infinity;
   /** A write failed: nothing more is written until the next turn (the failure was reported once). */
   private failed = false;
+  /** A run is going: the messages it added are stored with the next write. */
+  private running = false;
   readonly windowMs: number;
   /** Work counters, for tests and benchmarks: writes queued, pieces and characters written. */
   readonly counts = { writes: 0, pieces: 0, chars: 0 };
@@ -84,9 +86,19 @@ export class InFlightSave {
       case 'ToolResult':
         this.add({ type: 'result', id: event.params.tool_call_id, content: event.params.content, ok: event.params.ok !== false });
         return;
+      case 'RunBegin':
+        // The user's message is stored once the run has gone on for one window (a reload while the
+        // model thinks keeps it); a request refused at once, as with a wrong key, stores nothing.
+        this.running = true;
+        this.lastWrite = performance.now();
+        this.schedule();
+        return;
+      case 'RunEnd':
+        this.running = false;
+        this.turnOver();
+        return;
       case 'TurnBegin':
       case 'TurnEnd':
-      case 'RunEnd':
         this.turnOver();
     }
   }
@@ -98,6 +110,7 @@ export class InFlightSave {
 
   /** The run is over (also when its consumer stopped reading): the store keeps no piece of it. */
   ended(): void {
+    this.running = false;
     this.turnOver();
     this.schedule();
   }
@@ -153,15 +166,15 @@ export class InFlightSave {
   private fire(): void {
     this.timer = undefined;
     const sessionId = this.host.sessionId;
-    if (!sessionId || (this.buffer.length === 0 && !this.stale)) return;
+    if (!sessionId || (this.buffer.length === 0 && !this.stale && !(this.running && this.host.hasUnsaved()))) return;
     this.lastWrite = performance.now();
     this.host.enqueue(() => this.write(sessionId));
   }
 
-  /** One write: the messages waiting first (when there are), then the new pieces (or, for a turn that is over, none). */
+  /** One write: the messages the run added first (when there are), then the new pieces (or, for a turn that is over, none). */
   private async write(sessionId: string): Promise<void> {
     if (sessionId !== this.host.sessionId) return;
-    if (this.host.hasUnsaved() && this.buffer.length > 0) await this.host.commit(sessionId);
+    if (this.running && this.host.hasUnsaved()) await this.host.commit(sessionId);
     if (this.failed || (this.buffer.length === 0 && !this.stale)) return;
     const pieces = this.buffer;
     const at = this.at;

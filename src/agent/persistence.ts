@@ -89,7 +89,8 @@ export class SessionSaver {
           get sessionId() {
             return host.sessionId;
           },
-          hasUnsaved: () => this.unsaved.length > 0 || this.saveWhole,
+          // (messages held back by a failed run of a conversation never stored stay held back)
+          hasUnsaved: () => !this.heldBack && (this.unsaved.length > 0 || this.saveWhole),
           enqueue: (task) => this.enqueue(task),
           commit: (sessionId) => {
             this.heldBack = false;

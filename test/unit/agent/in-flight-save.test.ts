@@ -187,6 +187,22 @@ describe('the turn in flight is saved as it streams', () => {
     expect(held('s')).toEqual([]);
   });
 
+  it("keeps the user's message of a run whose model is still thinking (no delta yet) once the run has gone on for one window", async () => {
+    const { store, messages } = pieceStore(30);
+    const agent = new Agent({ llm: pacedModel([{ hang: true }]), store, sessionId: 's' });
+    await runUntilKilled(agent.events('a hard question'), () => messages.get('s') !== undefined);
+    expect(messages.get('s')).toEqual([{ role: 'user', content: 'a hard question' }]);
+  });
+
+  it('stores nothing for a first message whose request is refused at once (a wrong key)', async () => {
+    const { store, messages, counts } = pieceStore(30);
+    const agent = new Agent({ llm: { async *stream() { throw new Error('HTTP 401: bad key'); } }, store, sessionId: 's' });
+    await expect(agent.run('hi')).rejects.toThrow('bad key');
+    // (the run is over: nothing it added is stored by the in-flight save from now on)
+    expect(messages.get('s')).toBeUndefined();
+    expect(counts.appends).toBe(0);
+  });
+
   it('leaves no piece behind a finished, a cancelled or a failed run', async () => {
     const { store, held } = pieceStore(0);
     const agent = new Agent({ llm: pacedModel([{ text: words(5) }]), store, sessionId: 'done' });
