@@ -49,6 +49,8 @@ export class InFlightSave {
   private failed = false;
   /** A run is going: the messages it added are stored with the next write. */
   private running = false;
+  /** The run has written nothing yet: its first piece (the model answers) is written at once. */
+  private first = false;
   readonly windowMs: number;
   /** Work counters, for tests and benchmarks: writes queued, pieces and characters written. */
   readonly counts = { writes: 0, pieces: 0, chars: 0 };
@@ -58,16 +60,6 @@ export class InFlightSave {
     private readonly store: PieceStore,
   ) {
     this.windowMs = store.inFlightSaveMs ?? 250;
-    // A reload, a closed tab or a tab sent to the background: what came since the last write goes now,
-    // so only a crash loses up to one window.
-    if (typeof document !== 'undefined') {
-      const now = (): void => {
-        clearTimeout(this.timer);
-        this.fire();
-      };
-      addEventListener('pagehide', now);
-      document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && now());
-    }
   }
 
   /** Takes one event of the run in flight. */
@@ -90,6 +82,7 @@ export class InFlightSave {
         // The user's message is stored once the run has gone on for one window (a reload while the
         // model thinks keeps it); a request refused at once, as with a wrong key, stores nothing.
         this.running = true;
+        this.first = true;
         this.lastWrite = performance.now();
         this.schedule();
         return;
@@ -152,6 +145,13 @@ export class InFlightSave {
     if (last && (last.type === 'text' || last.type === 'reasoning') && last.type === piece.type) {
       this.buffer[this.buffer.length - 1] = { type: last.type, text: last.text + (piece as { text: string }).text };
     } else this.buffer.push(piece);
+    if (this.first) {
+      // the model answers: the run is alive, its user's message and first piece go now
+      this.first = false;
+      this.lastWrite = -Infinity;
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
     this.schedule();
   }
 
