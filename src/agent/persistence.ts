@@ -293,8 +293,9 @@ export class SessionSaver {
   /** One save attempt: the whole session when the stored copy is gone, else the batch. */
   private async write(sessionId: string, batch: ChatMessage[]): Promise<{ error: unknown } | undefined> {
     const { store } = this;
+    const whole = this.saveWhole;
     try {
-      if (this.saveWhole && store.save) {
+      if (whole && store.save) {
         await store.save(sessionId, this.#host.session);
         this.seqs = [];
         this.tip = undefined;
@@ -306,7 +307,8 @@ export class SessionSaver {
           this.tip = from + batch.length - 1;
         }
       }
-      this.saveWhole = false;
+      // (a conversation replaced while an append was under way is still saved whole by the next save)
+      if (whole || !store.save) this.saveWhole = false;
       // the write removed the pieces of the turn in flight
       this.inFlight?.stored();
       return undefined;
