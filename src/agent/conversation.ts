@@ -104,6 +104,11 @@ export class Conversation {
     return this.saver?.carry(continuing);
   }
 
+  /** Adds an interrupted turn to the history as it stood; returns it as a turn's events (see `SessionSaver.settle`). */
+  settle(turn: InterruptedTurn): WireEvent[] {
+    return this.saver?.settle(turn) ?? [];
+  }
+
   /** Saves what was added since the last save, in the background (see `SessionSaver.queue`). */
   save(): void {
     this.saver?.queue();

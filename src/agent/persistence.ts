@@ -123,11 +123,33 @@ export class SessionSaver {
     const turn = this.interrupted;
     this.interrupted = undefined;
     if (!turn || continuing) return turn;
-    for (const message of interruptedMessages(turn)) {
+    this.settle(turn);
+    return undefined;
+  }
+
+  /**
+   * Adds an interrupted turn to the conversation as it stands ({@link interruptedMessages}) and returns it
+   * as the events of a turn (`TurnBegin` 0 … `TurnEnd`): what a run that goes on from it shows first.
+   */
+  settle(turn: InterruptedTurn): WireEvent[] {
+    const messages = interruptedMessages(turn);
+    for (const message of messages) {
       this.#host.session.append(message);
       this.unsaved.push(message);
     }
-    return undefined;
+    if (messages.length === 0) return [];
+    const events: WireEvent[] = [{ method: 'TurnBegin', params: { turn: 0 } }];
+    if (turn.reasoning !== '') events.push({ method: 'ReasoningDelta', params: { text: turn.reasoning } });
+    if (turn.content !== '') events.push({ method: 'TextDelta', params: { text: turn.content } });
+    for (const call of turn.calls) {
+      const result = turn.results[call.id];
+      events.push(
+        { method: 'ToolCallBegin', params: { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments } },
+        { method: 'ToolResult', params: { tool_call_id: call.id, name: call.function.name, content: result?.content ?? INTERRUPTED_TOOL_TEXT, ok: result?.ok ?? false } },
+      );
+    }
+    events.push({ method: 'TurnEnd', params: { turn: 0, stopped: false, stop_reason: 'continuing' } });
+    return events;
   }
 
   /**

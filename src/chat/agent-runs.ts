@@ -57,6 +57,12 @@ export interface ChatAgent {
   redact?(text: string): string;
   /** Optional: settles once the agent's saves have landed (the Agent's `whenSaved`). */
   whenSaved?(): Promise<void>;
+  /**
+   * Optional: plays the rest of the run that was in flight when the page went (`RemoteAgent.resume`, for AI
+   * SDK back ends); yields nothing when there is nothing to resume. The element calls it when it opens a
+   * stored conversation whose last run did not finish.
+   */
+  resume?(options?: { signal?: AbortSignal }): AsyncIterable<WireEvent | UnknownEvent>;
 }
 
 /** Orders the runs and session switches an element starts on each agent it drives. */

@@ -244,12 +244,9 @@ export class PagentChat extends LitElement {
       // the agent continues the conversation shown (it restores it from the store on its next run)
       if (fromList) this.switchAgentSession(id);
       void this.actions?.update(id);
-      if (turn) {
-        void this.loadInterrupted(true).then((part) => {
-          if (!part || this.timeline !== shown) return;
-          this.timeline = part.show(messages, turn);
-          void this.actions?.update(id);
-        });
+      // the last run was in flight when the page went: resumed, or shown interrupted with Continue
+      if (turn || (this.agent?.resume && messages.at(-1)?.role === 'user')) {
+        void this.loadInterrupted(true).then((part) => void (this.timeline === shown && part?.reopen(shown, messages, turn)));
       }
     },
     onDelete: async () => {
@@ -740,6 +737,17 @@ export class PagentChat extends LitElement {
             this.scroller.jumpToLatest();
             const source = this.agentRuns.source(this.agent!, '', approve ?? ((call) => this.requestApproval(call)), { continue: true });
             void this.runs.start(source).then(() => this.actions?.update());
+          },
+          resumer: async () => {
+            const agent = this.agent;
+            await (agent && this.agentRuns.settled(agent));
+            return agent?.resume?.bind(agent);
+          },
+          run: (source) => this.runs.start(source).then(() => this.actions?.update()),
+          replace: (shown, next) => {
+            if (this.timeline !== shown) return;
+            this.timeline = next;
+            void this.actions?.update();
           },
           requestUpdate: () => this.requestUpdate(),
         })),

@@ -414,14 +414,20 @@ export class RemoteAgent {
     }
     const resumed = this.resuming;
     this.resuming = undefined;
-    // the turn a reload cut: a resumed stream replays it, any other run stores it as it stood first
-    this.conversation.carry(resumed !== undefined);
     const continuing = resumed !== undefined || options.continue === true;
+    // the turn a reload cut: a resumed stream replays it, a continuing run goes on from it as it stood
+    // (shown first), any other run stores it as it stood first
+    const cut = this.conversation.carry(continuing);
+    const settled = cut && !resumed ? this.conversation.settle(cut) : [];
     const retry = options.retry === true && this.conversation.awaitsAnswer(userInput);
     const edited = this.rewoundTo;
     this.rewoundTo = undefined;
     if (!retry && !continuing) this.conversation.add({ role: 'user', content: userInput });
     yield { method: 'RunBegin', params: { user_input: continuing ? '' : inputText(userInput) } };
+    if (settled.length > 0) {
+      yield* settled;
+      run.offset = 1;
+    }
 
     let trigger: 'submit' | 'regenerate' | 'continue' = continuing ? 'continue' : retry ? 'regenerate' : 'submit';
     for (let request = 0; ; request++) {

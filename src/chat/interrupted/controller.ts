@@ -8,7 +8,8 @@
 import type { TemplateResult, html as litHtml, nothing as litNothing } from 'lit';
 import type { ChatMessage } from '../../agent/messages.js';
 import type { InterruptedTurn } from '../../store/turn-pieces.js';
-import type { ApprovalRequest } from '../agent-runs.js';
+import type { ApprovalRequest, ChatAgent } from '../agent-runs.js';
+import type { RunSource } from '../run-controller.js';
 import type { LocaleName, PagentChatStrings } from '../i18n.js';
 import { setApproval, timelineFromMessages, type RunEndItem, type TimelineItem, type TimelineState } from '../timeline.js';
 import { interruptedStrings } from './strings.js';
@@ -25,6 +26,12 @@ export interface InterruptedHost {
   send(): boolean;
   /** Shows `timeline` and runs the agent's continue, asking `approve` for the calls that need it. */
   continueRun(timeline: TimelineState, approve: ((call: ApprovalRequest) => Promise<boolean>) | undefined): void;
+  /** The agent's `resume`, when it has one (a `RemoteAgent` of an AI SDK back end), once its session switches are done. */
+  resumer(): Promise<ChatAgent['resume']>;
+  /** Runs `source` as the element's run (into the timeline shown); settles when it has ended. */
+  run(source: RunSource): Promise<void>;
+  /** Replaces the timeline shown (unless another conversation was opened meanwhile: `shown` is no longer it). */
+  replace(shown: TimelineState, next: TimelineState): void;
   requestUpdate(): void;
 }
 
@@ -56,6 +63,28 @@ export class InterruptedTurns {
     this.shown = { messages, turn, endKey: timeline.items.at(-1)!.key };
     this.host.requestUpdate();
     return timeline;
+  }
+
+  /**
+   * A stored conversation opened (shown as `shown`) whose last run was in flight when the page went: the
+   * turn it left (`turn`, when its pieces were saved), or a last user message without an answer. An agent
+   * that can resume (an AI SDK back end that kept the stream) plays the rest of the run; otherwise, or when
+   * there is nothing to resume, the saved turn is shown interrupted.
+   */
+  async reopen(shown: TimelineState, messages: readonly ChatMessage[], turn: InterruptedTurn | undefined): Promise<void> {
+    const resume = await this.host.resumer();
+    let resumed = false;
+    if (resume) {
+      await this.host.run((signal) => ({
+        async *[Symbol.asyncIterator]() {
+          for await (const event of resume({ signal })) {
+            resumed = true;
+            yield event;
+          }
+        },
+      }));
+    }
+    if (!resumed && turn) this.host.replace(shown, this.show(messages, turn));
   }
 
   /** Forgets the turn (another conversation is shown). */

@@ -2,7 +2,8 @@
 // Continue (localised), which finishes it through the agent; calls that waited for approval wait again;
 // a new message, Regenerate and Edit still work.
 import { expect as chaiExpect } from '@open-wc/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { RemoteAgent } from '../../../src/agent/remote/remote-agent.js';
 import { Agent, type AgentModel, type AgentModelRequest } from '../../../src/agent/agent.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 import { tool } from '../../../src/agent/tools.js';
@@ -137,5 +138,66 @@ describe('<pagent-chat> reopens an answer a reload cut', () => {
     $<HTMLButtonElement>(el, '[part="editor-send"]')!.click();
     await until(() => answers(el).at(-1) === 'An answer to the edit.' && !el.streaming, 'the answer to the edit');
     expect(llm.requests[1]).toEqual([{ role: 'user', content: 'Edited question' }]);
+  });
+});
+
+describe('<pagent-chat> reopens a RemoteAgent conversation whose AI SDK run was in flight', () => {
+  const url = `${inject('apiUrl')}/remote/ai-sdk`;
+  const story = Array.from({ length: 40 }, (_, i) => `part${i}`).join(' ');
+
+  /** Starts the long story with a RemoteAgent whose page then goes (its connection is cut, its run never read again). */
+  async function cutRun(name: string, sessionId: string): Promise<void> {
+    const kill = new AbortController();
+    const agent = new RemoteAgent({ url, protocol: 'ai-sdk', sessionId, store: createSessionStore({ name, inFlightSaveMs: 20 }), fetch: (input, init) => fetch(input, { ...init, signal: kill.signal }) });
+    const events = agent.events('Tell me a long story')[Symbol.asyncIterator]();
+    let text = '';
+    while (!text.includes('part5 ')) {
+      const next = await events.next();
+      if (next.value?.method === 'TextDelta') text += next.value.params.text;
+    }
+    const store = createSessionStore({ name });
+    stores.push(store);
+    await expect.poll(async () => (await store.loadTurn(sessionId))?.content ?? '', { timeout: 5_000 }).toMatch(/^part0 /);
+    kill.abort();
+  }
+
+  it('resumes the stream the back end kept: the rest of the answer shows, and the store keeps it whole', async () => {
+    const name = `remote-reopen-${crypto.randomUUID()}`;
+    const sessionId = crypto.randomUUID();
+    await cutRun(name, sessionId);
+    const store = createSessionStore({ name });
+    stores.push(store);
+    const el = await chatFixture((c) => {
+      c.store = store;
+      c.agent = new RemoteAgent({ url, protocol: 'ai-sdk', sessionId, store });
+    });
+    await until(() => answers(el).at(-1) === story && !el.streaming, 'the resumed answer');
+    expect($(el, '[part="interrupted"]')).toBeNull();
+    await expect.poll(async () => (await store.load(sessionId))!.messages.map((m) => m.content)).toEqual(['Tell me a long story', `${story} `]);
+  });
+
+  it('with nothing left to resume (the stream ended), shows the saved part interrupted, and Continue asks the back end again', async () => {
+    const name = `remote-reopen-${crypto.randomUUID()}`;
+    const sessionId = crypto.randomUUID();
+    await cutRun(name, sessionId);
+    // the route finishes its generation; then its resume endpoint answers 204
+    await expect.poll(async () => (await fetch(`${url}/${sessionId}/stream`, { method: 'GET' }).then(async (r) => (await r.body?.cancel(), r.status))), { timeout: 10_000 }).toBe(204);
+    const store = createSessionStore({ name });
+    stores.push(store);
+    const el = await chatFixture((c) => {
+      c.store = store;
+      c.agent = new RemoteAgent({ url, protocol: 'ai-sdk', sessionId, store });
+    });
+    await until(() => $(el, '[part="continue-button"]') !== null, 'Continue');
+    expect(answers(el).at(-1)).toMatch(/^part0 part1 /);
+    $<HTMLButtonElement>(el, '[part="continue-button"]')!.click();
+    const partial = answers(el).at(-1)!;
+    await until(() => !el.streaming && answers(el).at(-1) === story, 'the continued answer');
+    // the run shows the saved part first, then what the back end sent
+    expect(answers(el).slice(-2)).toEqual([partial, story]);
+    const log = (await (await fetch(`${inject('apiUrl')}/remote/log/ai-sdk?id=${sessionId}`)).json()) as Array<{ valid: boolean; body: { messages: Array<{ role: string }> } }>;
+    expect(log.map((l) => l.valid)).toEqual([true, true]);
+    // the second request carried the saved part as the conversation's last message
+    expect(log[1]!.body.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 });
