@@ -13,6 +13,7 @@ import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
 import type { MessageActions } from './actions/message-actions.js';
 import type { InterruptedTurns } from './interrupted/controller.js';
+import type { Tabs } from './tabs/controller.js';
 import { eventsClosingRun, RunController, type RunOutcome, type RunSource } from './run-controller.js';
 import { ScrollController } from './scroll-controller.js';
 import { TimelineChunks } from './parts/timeline-items.js';
@@ -246,7 +247,7 @@ export class PagentChat extends LitElement {
       void this.actions?.update(id);
       // the last run was in flight when the page went: resumed, or shown interrupted with Continue
       if (turn || (this.agent?.resume && messages.at(-1)?.role === 'user')) {
-        void this.loadInterrupted(true).then((part) => void (this.timeline === shown && part?.reopen(shown, messages, turn)));
+        void this.loadInterrupted(true).then((part) => void (this.timeline === shown && part?.reopen(id, shown, messages, turn)));
       }
     },
     onDelete: async () => {
@@ -338,6 +339,8 @@ export class PagentChat extends LitElement {
    * conversation is still opening, the message waits for it and then runs.
    */
   send(text: string, attachments: readonly ChatAttachment[] = []): void {
+    // another tab runs this conversation: a note says so, and the text goes back in the box
+    if (this.tabs?.refuse(text)) return;
     if (!this.dispatchEvent(createChatEvent('pagent-send', attachments.length > 0 ? { text, attachments } : { text }))) return;
     // A stored conversation still opening would replace the timeline and stop the run: wait for it.
     const opening = this.sessions.pending;
@@ -483,7 +486,11 @@ export class PagentChat extends LitElement {
     this.focusedBefore = this.shadowRoot?.activeElement ?? null;
     if (changed.has('store')) this.sessions.setStore(this.store);
     if (changed.has('workspace')) this.filesPanel.setWorkspace(this.workspace);
-    if (changed.has('agent') || changed.has('store')) this.showAgentSession();
+    if (changed.has('agent') || changed.has('store')) {
+      this.showAgentSession();
+      // one tab runs a conversation at a time (where the browser has Web Locks and BroadcastChannel)
+      if (this.agent && this.store && globalThis.navigator?.locks && typeof BroadcastChannel === 'function') void this.loadTabs();
+    }
     if (changed.has('src') && this.srcClient && this.srcClient.url !== this.src) this.srcClient = undefined;
   }
 
@@ -520,6 +527,7 @@ export class PagentChat extends LitElement {
     </div>
     <div class="sr-only" role="status" aria-live="polite">${this.announcement}</div>
     ${this.filesPanel.render(s, resolveLocale(this.locale)) ?? nothing}
+    ${this.tabs?.render() ?? nothing}
     ${renderComposer({
       strings: s,
       streaming,
@@ -606,7 +614,7 @@ export class PagentChat extends LitElement {
         this.timeline = addSteerMessage(this.timeline, steered);
         this.scroller.jumpToLatest();
       };
-      return this.agentRuns.source(agent, input, (call) => this.requestApproval(call), { onSteer, retry });
+      return this.hold(this.agentRuns.source(agent, input, (call) => this.requestApproval(call), { onSteer, retry }));
     }
     if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId, attachments), { signal });
     if (!src) return undefined;
@@ -718,6 +726,53 @@ export class PagentChat extends LitElement {
     }),
   );
 
+  // ----- one conversation, one runner: a chunk loaded with an agent and a store (see ./tabs/controller.ts) -----
+
+  private tabs: Tabs | undefined;
+
+  /** `source` run under the conversation's Web Lock, its events shown live in the other tabs. */
+  private hold(source: RunSource): RunSource {
+    return this.tabs?.hold(source) ?? source;
+  }
+
+  private readonly loadTabs = lazyPart(() =>
+    import('./tabs/controller.js').then((m) => {
+      // eslint-disable-next-line @typescript-eslint/no-this-alias
+      const host = this;
+      this.tabs ??= new m.Tabs({
+        addController: (c) => this.addController(c),
+        removeController: (c) => this.removeController(c),
+        requestUpdate: () => this.requestUpdate(),
+        get updateComplete() {
+          return host.updateComplete;
+        },
+        get isConnected() {
+          return host.isConnected;
+        },
+        get store() {
+          return host.store;
+        },
+        get agent() {
+          return host.agent;
+        },
+        lit: { html },
+        conversationId: () => this.sessions.openId ?? this.agent?.sessionId,
+        strings: () => this.localStrings,
+        locale: () => resolveLocale(this.locale),
+        follow: (before) => (this.timeline = timelineFromMessages(before)),
+        apply: (event) => this.apply(event),
+        reopen: (id) => {
+          this.switchAgentSession(id);
+          void this.sessions.open(id, false, true);
+        },
+        restoreText: (text) => {
+          const box = this.renderRoot.querySelector('textarea');
+          if (box && box.value === '') box.value = text;
+        },
+      });
+    }),
+  );
+
   // ----- an answer a reload cut: a chunk loaded when one is opened (see ./interrupted/controller.ts) -----
 
   private interrupted: InterruptedTurns | undefined;
@@ -727,6 +782,7 @@ export class PagentChat extends LitElement {
       (m) =>
         (this.interrupted = new m.InterruptedTurns({
           lit: { html, nothing },
+          store: () => this.store,
           canContinue: () => Boolean(this.agent) && !this.streaming,
           items: () => this.timeline.items,
           strings: () => this.localStrings,
@@ -735,7 +791,7 @@ export class PagentChat extends LitElement {
           continueRun: (timeline, approve) => {
             this.timeline = timeline;
             this.scroller.jumpToLatest();
-            const source = this.agentRuns.source(this.agent!, '', approve ?? ((call) => this.requestApproval(call)), { continue: true });
+            const source = this.hold(this.agentRuns.source(this.agent!, '', approve ?? ((call) => this.requestApproval(call)), { continue: true }));
             void this.runs.start(source).then(() => this.actions?.update());
           },
           resumer: async () => {
@@ -743,7 +799,7 @@ export class PagentChat extends LitElement {
             await (agent && this.agentRuns.settled(agent));
             return agent?.resume?.bind(agent);
           },
-          run: (source) => this.runs.start(source).then(() => this.actions?.update()),
+          run: (source) => this.runs.start(this.hold(source)).then(() => this.actions?.update()),
           replace: (shown, next) => {
             if (this.timeline !== shown) return;
             this.timeline = next;

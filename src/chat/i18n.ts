@@ -156,6 +156,13 @@ export interface PagentChatStrings {
   continueAnswer?: string;
   /** The Continue button's accessible name. */
   continueLabel?: string;
+  // The notes of a conversation another tab runs come with their chunk (defaults in all three languages).
+  /** Shown while this tab follows the run of another tab. */
+  answeringElsewhere?: string;
+  /** Shown while a message sent here waits for another tab's run to end. */
+  waitingForOtherTab?: string;
+  /** Said when a message is sent while another tab runs the conversation (the text stays in the box). */
+  sendWhenFinished?: string;
 }
 
 const en: PagentChatStrings = {

@@ -121,3 +121,58 @@ describe('reload at random points of a run', () => {
     await context.close();
   }, 240_000);
 });
+
+describe('one conversation, one runner, in two real pages', () => {
+  it('a run in A shows live in B; a send in B meanwhile starts no second run; both end with the same stored tree', async () => {
+    const context = await h.browser.newContext();
+    const a = await openPage(context, h.baseUrl);
+    const b = await openPage(context, h.baseUrl);
+    for (const page of [a, b]) await page.evaluate(() => void window.pagent.mountChat('two-tabs', 'shared', 'story'));
+    // (slower words: the checks below happen while A's run goes on)
+    h.model.storyChunkMs = 40;
+    const storyRequests = (): number => h.model.requests.filter((r) => r.script === 'story').length;
+    const before = storyRequests();
+
+    await a.locator('pagent-chat textarea').fill('Tell me the story 📖');
+    await a.locator('pagent-chat textarea').press('Enter');
+    // B follows A's run as it streams: the question, then the answer growing, while A still runs
+    await expect.poll(async () => (await shown(b)).words.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
+    expect((await shown(a)).streaming).toBe(true);
+    expect(await b.locator('pagent-chat [part~="user"] [part="message-text"]').allTextContents()).toEqual(['Tell me the story 📖']);
+    expect(await b.locator('pagent-chat [part="tabs-note"]').textContent()).toBe('Answering in another tab…');
+
+    // a send in B during A's run is refused with a note; its text stays in the box
+    await b.locator('pagent-chat textarea').fill('Me too 🙋');
+    await b.locator('pagent-chat textarea').press('Enter');
+    await expect.poll(() => b.locator('pagent-chat [part="tabs-note"]').textContent()).toBe('This conversation is answering in another tab. Send your message once it has finished.');
+    expect(await b.locator('pagent-chat textarea').inputValue()).toBe('Me too 🙋');
+
+    // both pages end with the whole answer, shown and stored once
+    for (const page of [a, b]) {
+      await expect.poll(async () => {
+        const now = await shown(page);
+        return !now.streaming && now.words.join(' ');
+      }, { timeout: 15_000 }).toBe(storyWords.join(' '));
+    }
+    expect(storyRequests() - before).toBe(1);
+    await expect.poll(() => b.locator('pagent-chat [part="tabs-note"]').count()).toBe(0);
+    const tree = (page: typeof a) => page.evaluate(async () => {
+      const t = (await window.pagent.storeFor('two-tabs').loadTree('shared'))!;
+      return { head: t.head, nodes: t.nodes.map((n) => [n.seq, n.parent, n.message.role, n.message.content]) };
+    });
+    const treeA = await tree(a);
+    expect(await tree(b)).toEqual(treeA);
+    expect(treeA.nodes.map(([, , role]) => role)).toEqual(['user', 'assistant']);
+
+    // now B may run it, and A follows
+    await b.locator('pagent-chat textarea').press('Enter');
+    await expect.poll(async () => (await shown(a)).streaming, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => a.locator('pagent-chat [part~="user"] [part="message-text"]').allTextContents(), { timeout: 10_000 }).toEqual(['Tell me the story 📖', 'Me too 🙋']);
+    for (const page of [a, b]) await expect.poll(async () => !(await shown(page)).streaming && (await shown(page)).words.length, { timeout: 15_000 }).toBe(STORY.length);
+    expect(await tree(a)).toEqual(await tree(b));
+    expect((await tree(a)).nodes.map(([, , role]) => role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(pageErrors).toEqual([]);
+    h.model.storyChunkMs = 15;
+    await context.close();
+  }, 120_000);
+});

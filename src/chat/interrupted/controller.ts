@@ -13,10 +13,13 @@ import type { RunSource } from '../run-controller.js';
 import type { LocaleName, PagentChatStrings } from '../i18n.js';
 import { setApproval, timelineFromMessages, type RunEndItem, type TimelineItem, type TimelineState } from '../timeline.js';
 import { interruptedStrings } from './strings.js';
+import { conversationLock, lockHeld } from '../tabs/lock.js';
 
 /** What the interrupted turn's part needs from the element. */
 export interface InterruptedHost {
   readonly lit: { html: typeof litHtml; nothing: typeof litNothing };
+  /** The element's store (its name is part of the conversation's lock). */
+  store(): unknown;
   /** True when the element has an agent that can continue a turn, and no run is going. */
   canContinue(): boolean;
   items(): readonly TimelineItem[];
@@ -66,12 +69,14 @@ export class InterruptedTurns {
   }
 
   /**
-   * A stored conversation opened (shown as `shown`) whose last run was in flight when the page went: the
+   * A stored conversation `id` opened (shown as `shown`) whose last run was in flight when the page went: the
    * turn it left (`turn`, when its pieces were saved), or a last user message without an answer. An agent
    * that can resume (an AI SDK back end that kept the stream) plays the rest of the run; otherwise, or when
    * there is nothing to resume, the saved turn is shown interrupted.
    */
-  async reopen(shown: TimelineState, messages: readonly ChatMessage[], turn: InterruptedTurn | undefined): Promise<void> {
+  async reopen(id: string, shown: TimelineState, messages: readonly ChatMessage[], turn: InterruptedTurn | undefined): Promise<void> {
+    // another tab runs it still: that tab's run is followed, not continued here
+    if (await lockHeld(conversationLock(this.host.store(), id))) return;
     const resume = await this.host.resumer();
     let resumed = false;
     if (resume) {
