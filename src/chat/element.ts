@@ -14,6 +14,7 @@ import { renderItem } from './parts/item.js';
 import type { MessageActions } from './actions/message-actions.js';
 import type { InterruptedTurns } from './interrupted/controller.js';
 import type { Tabs } from './tabs/controller.js';
+import type { ChatHost } from './chat-host.js';
 import { eventsClosingRun, RunController, type RunOutcome, type RunSource } from './run-controller.js';
 import { ScrollController } from './scroll-controller.js';
 import { TimelineChunks } from './parts/timeline-items.js';
@@ -665,7 +666,7 @@ export class PagentChat extends LitElement {
   }
 
   private decide(callId: string, approved: boolean): void {
-    if (!this.approvals.has(callId) && this.interrupted?.answer(callId, approved, (call) => this.requestApproval(call))) return;
+    if (!this.approvals.has(callId) && this.interrupted?.answer(callId, approved)) return;
     const resolve = this.approvals.get(callId);
     this.approvals.delete(callId);
     this.timeline = setApproval(this.timeline, callId, approved);
@@ -726,89 +727,72 @@ export class PagentChat extends LitElement {
     }),
   );
 
-  // ----- one conversation, one runner: a chunk loaded with an agent and a store (see ./tabs/controller.ts) -----
+  // ----- the parts that keep a conversation alive across pages, chunks loaded on first use: an answer a
+  // reload cut (./interrupted/controller.ts), one runner per conversation (./tabs/controller.ts) -----
 
+  private interrupted: InterruptedTurns | undefined;
   private tabs: Tabs | undefined;
+  private readonly loadInterrupted = lazyPart(() => import('./interrupted/controller.js').then((m) => (this.interrupted ??= new m.InterruptedTurns(this.chatHost))));
+  private readonly loadTabs = lazyPart(() => import('./tabs/controller.js').then((m) => (this.tabs ??= new m.Tabs(this.chatHost))));
 
   /** `source` run under the conversation's Web Lock, its events shown live in the other tabs. */
   private hold(source: RunSource): RunSource {
     return this.tabs?.hold(source) ?? source;
   }
 
-  private readonly loadTabs = lazyPart(() =>
-    import('./tabs/controller.js').then((m) => {
-      // eslint-disable-next-line @typescript-eslint/no-this-alias
-      const host = this;
-      this.tabs ??= new m.Tabs({
-        addController: (c) => this.addController(c),
-        removeController: (c) => this.removeController(c),
-        requestUpdate: () => this.requestUpdate(),
-        get updateComplete() {
-          return host.updateComplete;
-        },
-        get isConnected() {
-          return host.isConnected;
-        },
-        get store() {
-          return host.store;
-        },
-        get agent() {
-          return host.agent;
-        },
-        lit: { html },
-        conversationId: () => this.sessions.openId ?? this.agent?.sessionId,
-        strings: () => this.localStrings,
-        locale: () => resolveLocale(this.locale),
-        follow: (before) => (this.timeline = timelineFromMessages(before)),
-        apply: (event) => this.apply(event),
-        reopen: (id) => {
-          this.switchAgentSession(id);
-          void this.sessions.open(id, false, true);
-        },
-        restoreText: (text) => {
-          const box = this.renderRoot.querySelector('textarea');
-          if (box && box.value === '') box.value = text;
-        },
-      });
-    }),
-  );
-
-  // ----- an answer a reload cut: a chunk loaded when one is opened (see ./interrupted/controller.ts) -----
-
-  private interrupted: InterruptedTurns | undefined;
-
-  private readonly loadInterrupted = lazyPart(() =>
-    import('./interrupted/controller.js').then(
-      (m) =>
-        (this.interrupted = new m.InterruptedTurns({
-          lit: { html, nothing },
-          store: () => this.store,
-          canContinue: () => Boolean(this.agent) && !this.streaming,
-          items: () => this.timeline.items,
-          strings: () => this.localStrings,
-          locale: () => resolveLocale(this.locale),
-          send: () => this.dispatchEvent(createChatEvent('pagent-send', { text: '', continue: true })),
-          continueRun: (timeline, approve) => {
-            this.timeline = timeline;
-            this.scroller.jumpToLatest();
-            const source = this.hold(this.agentRuns.source(this.agent!, '', approve ?? ((call) => this.requestApproval(call)), { continue: true }));
-            void this.runs.start(source).then(() => this.actions?.update());
-          },
-          resumer: async () => {
-            const agent = this.agent;
-            await (agent && this.agentRuns.settled(agent));
-            return agent?.resume?.bind(agent);
-          },
-          run: (source) => this.runs.start(this.hold(source)).then(() => this.actions?.update()),
-          replace: (shown, next) => {
-            if (this.timeline !== shown) return;
-            this.timeline = next;
-            void this.actions?.update();
-          },
-          requestUpdate: () => this.requestUpdate(),
-        })),
-    ),
-  );
+  /** What those parts get from the element (see ./chat-host.ts). */
+  private get chatHost(): ChatHost {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const el = this;
+    return {
+      addController: (c) => this.addController(c),
+      removeController: (c) => this.removeController(c),
+      requestUpdate: () => this.requestUpdate(),
+      get updateComplete() {
+        return el.updateComplete;
+      },
+      get isConnected() {
+        return el.isConnected;
+      },
+      get store() {
+        return el.store;
+      },
+      get agent() {
+        return el.agent;
+      },
+      get timeline() {
+        return el.timeline;
+      },
+      set timeline(timeline) {
+        el.timeline = timeline;
+      },
+      get streaming() {
+        return el.streaming;
+      },
+      lit: { html, nothing },
+      conversationId: () => this.sessions.openId ?? this.agent?.sessionId,
+      strings: () => this.localStrings,
+      locale: () => resolveLocale(this.locale),
+      apply: (event) => this.apply(event),
+      source: (input, options, approve) => this.agentRuns.source(this.agent!, input, approve ?? ((call) => this.requestApproval(call)), options),
+      run: (source) => {
+        this.scroller.jumpToLatest();
+        return this.runs.start(this.hold(source)).then(() => this.actions?.update());
+      },
+      requestApproval: (call) => this.requestApproval(call),
+      settled: async () => void (this.agent && (await this.agentRuns.settled(this.agent))),
+      sendContinue: () => this.dispatchEvent(createChatEvent('pagent-send', { text: '', continue: true })),
+      reopen: (id) => {
+        this.switchAgentSession(id);
+        void this.sessions.open(id, false, true);
+      },
+      placeMessages: () => void this.actions?.update(),
+      restoreText: (text) => {
+        const box = this.renderRoot.querySelector('textarea');
+        if (box && box.value === '') box.value = text;
+      },
+    };
+  }
 
   private reportError(err: unknown): PagentError {
     const error = err instanceof PagentError ? err : new PagentError(err instanceof Error ? err.message : String(err), { code: 'store', where: 'store', cause: err });

@@ -5,49 +5,30 @@
  * waiting again — marked interrupted, with **Continue**, which runs the agent's continue of that turn.
  * Approving or denying a call that waited does the same, with that answer given.
  */
-import type { TemplateResult, html as litHtml, nothing as litNothing } from 'lit';
+import type { TemplateResult } from 'lit';
 import type { ChatMessage } from '../../agent/messages.js';
 import type { InterruptedTurn } from '../../store/turn-pieces.js';
-import type { ApprovalRequest, ChatAgent } from '../agent-runs.js';
-import type { RunSource } from '../run-controller.js';
-import type { LocaleName, PagentChatStrings } from '../i18n.js';
-import { setApproval, timelineFromMessages, type RunEndItem, type TimelineItem, type TimelineState } from '../timeline.js';
+import type { ApprovalRequest } from '../agent-runs.js';
+import type { ChatHost } from '../chat-host.js';
+import { setApproval, timelineFromMessages, type RunEndItem, type TimelineState } from '../timeline.js';
 import { interruptedStrings } from './strings.js';
 import { conversationLock, lockHeld } from '../tabs/lock.js';
-
-/** What the interrupted turn's part needs from the element. */
-export interface InterruptedHost {
-  readonly lit: { html: typeof litHtml; nothing: typeof litNothing };
-  /** The element's store (its name is part of the conversation's lock). */
-  store(): unknown;
-  /** True when the element has an agent that can continue a turn, and no run is going. */
-  canContinue(): boolean;
-  items(): readonly TimelineItem[];
-  strings(): PagentChatStrings;
-  locale(): LocaleName;
-  /** Dispatches `pagent-send` (`{text: '', continue: true}`); false when the page vetoed it. */
-  send(): boolean;
-  /** Shows `timeline` and runs the agent's continue, asking `approve` for the calls that need it. */
-  continueRun(timeline: TimelineState, approve: ((call: ApprovalRequest) => Promise<boolean>) | undefined): void;
-  /** The agent's `resume`, when it has one (a `RemoteAgent` of an AI SDK back end), once its session switches are done. */
-  resumer(): Promise<ChatAgent['resume']>;
-  /** Runs `source` as the element's run (into the timeline shown); settles when it has ended. */
-  run(source: RunSource): Promise<void>;
-  /** Replaces the timeline shown (unless another conversation was opened meanwhile: `shown` is no longer it). */
-  replace(shown: TimelineState, next: TimelineState): void;
-  requestUpdate(): void;
-}
 
 /** The interrupted turn of the conversation shown, if any. */
 export class InterruptedTurns {
   /** The stored messages before the turn, the turn, and the key of the run end that marks it. */
   private shown: { messages: readonly ChatMessage[]; turn: InterruptedTurn; endKey: string } | undefined;
 
-  constructor(private readonly host: InterruptedHost) {}
+  constructor(private readonly host: ChatHost) {}
 
   /** Changes when what the run end renders may change (the element makes a new part context then). */
   get stamp(): string {
-    return `${this.shown?.endKey} ${this.host.canContinue()}`;
+    return `${this.shown?.endKey} ${this.canContinue}`;
+  }
+
+  /** The element has an agent and no run is going. */
+  private get canContinue(): boolean {
+    return Boolean(this.host.agent) && !this.host.streaming;
   }
 
   /**
@@ -75,21 +56,25 @@ export class InterruptedTurns {
    * there is nothing to resume, the saved turn is shown interrupted.
    */
   async reopen(id: string, shown: TimelineState, messages: readonly ChatMessage[], turn: InterruptedTurn | undefined): Promise<void> {
+    const host = this.host;
     // another tab runs it still: that tab's run is followed, not continued here
-    if (await lockHeld(conversationLock(this.host.store(), id))) return;
-    const resume = await this.host.resumer();
+    if (await lockHeld(conversationLock(host.store, id))) return;
+    await host.settled();
+    const agent = host.agent;
     let resumed = false;
-    if (resume) {
-      await this.host.run((signal) => ({
+    if (agent?.resume) {
+      await host.run((signal) => ({
         async *[Symbol.asyncIterator]() {
-          for await (const event of resume({ signal })) {
+          for await (const event of agent.resume!({ signal })) {
             resumed = true;
             yield event;
           }
         },
       }));
     }
-    if (!resumed && turn) this.host.replace(shown, this.show(messages, turn));
+    if (resumed || !turn || host.timeline !== shown) return;
+    host.timeline = this.show(messages, turn);
+    host.placeMessages();
   }
 
   /** Forgets the turn (another conversation is shown). */
@@ -100,7 +85,7 @@ export class InterruptedTurns {
   /** True while the interrupted turn is the last thing shown and the agent can continue it. */
   private get open(): boolean {
     const shown = this.shown;
-    return Boolean(shown && this.host.canContinue() && this.host.items().at(-1)?.key === shown.endKey);
+    return Boolean(shown && this.canContinue && this.host.timeline.items.at(-1)?.key === shown.endKey);
   }
 
   /**
@@ -110,19 +95,20 @@ export class InterruptedTurns {
    */
   continue(approve?: (call: ApprovalRequest) => Promise<boolean>): void {
     const shown = this.shown;
-    if (!shown || !this.open || !this.host.send()) return;
+    const host = this.host;
+    if (!shown || !this.open || !host.sendContinue()) return;
     this.shown = undefined;
-    this.host.continueRun(timelineFromMessages(shown.messages), approve);
-    this.host.requestUpdate();
+    host.timeline = timelineFromMessages(shown.messages);
+    void host.run(host.source('', { continue: true }, approve));
   }
 
   /**
    * The user approved or denied `callId` on its card: when it is a call of the interrupted turn that waited,
    * the turn continues with that answer (and asks for the others). False when the call is not one.
    */
-  answer(callId: string, approved: boolean, ask: (call: ApprovalRequest) => Promise<boolean>): boolean {
+  answer(callId: string, approved: boolean): boolean {
     if (!this.open || !this.shown!.turn.awaiting.includes(callId)) return false;
-    this.continue((call) => (call.tool_call_id === callId ? Promise.resolve(approved) : ask(call)));
+    this.continue((call) => (call.tool_call_id === callId ? Promise.resolve(approved) : this.host.requestApproval(call)));
     return true;
   }
 

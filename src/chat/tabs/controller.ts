@@ -8,13 +8,12 @@
  * the moment before the news arrived waits for the lock, with a note, then runs on the conversation as
  * the other tab left it. Never two runs on one history.
  */
-import type { ReactiveController, ReactiveControllerHost, TemplateResult, html as litHtml } from 'lit';
+import type { ReactiveController, TemplateResult } from 'lit';
 import type { ChatMessage } from '../../agent/messages.js';
 import type { UnknownEvent, WireEvent } from '../../wire/events.js';
-import type { ChatAgent } from '../agent-runs.js';
-import type { LocaleName, PagentChatStrings } from '../i18n.js';
+import type { ChatHost } from '../chat-host.js';
 import type { RunSource } from '../run-controller.js';
-import type { ChatStore } from '../session-controller.js';
+import { timelineFromMessages } from '../timeline.js';
 import { conversationLock } from './lock.js';
 import { tabsStrings } from './strings.js';
 
@@ -30,25 +29,6 @@ type Message =
   /** The runner's answer: the conversation before the run, and the run's events so far. */
   | { type: 'snapshot'; id: string; run: string; before: ChatMessage[]; events: Event[] };
 
-/** What the tabs part needs from the element. */
-export interface TabsHost extends ReactiveControllerHost {
-  readonly isConnected: boolean;
-  readonly lit: { html: typeof litHtml };
-  readonly store: ChatStore | undefined;
-  readonly agent: ChatAgent | undefined;
-  /** The conversation shown (the one the agent continues). */
-  conversationId(): string | undefined;
-  strings(): PagentChatStrings;
-  locale(): LocaleName;
-  /** Shows `before` as the conversation, to which the followed run's events are then applied. */
-  follow(before: readonly ChatMessage[]): void;
-  apply(event: Event): void;
-  /** Shows the stored conversation `id` again and points the agent at it (it changed in another tab). */
-  reopen(id: string): void;
-  /** Puts text back in the message box. */
-  restoreText(text: string): void;
-}
-
 /** The tabs part of one element. */
 export class Tabs implements ReactiveController {
   private channel: BroadcastChannel | undefined;
@@ -60,7 +40,7 @@ export class Tabs implements ReactiveController {
   private syncing: { id: string } | undefined;
   private note: 'answeringElsewhere' | 'waitingForOtherTab' | 'sendWhenFinished' | undefined;
 
-  constructor(private readonly host: TabsHost) {
+  constructor(private readonly host: ChatHost) {
     host.addController(this);
     if (host.isConnected) this.hostConnected();
   }
@@ -119,7 +99,7 @@ export class Tabs implements ReactiveController {
         this.syncing = undefined;
         this.following = { id, run: message.run, n: message.events.length };
         this.note = 'answeringElsewhere';
-        this.host.follow(message.before);
+        this.host.timeline = timelineFromMessages(message.before);
         for (const event of message.events) this.host.apply(event);
         this.host.requestUpdate();
         return;
