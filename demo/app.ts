@@ -4,7 +4,8 @@
 //              "wire-ag-ui" / "wire-ai-sdk": the same server writing AG-UI / the AI SDK UI message stream.
 //   - "local": an in-browser Agent against the same local scripted model, sessions in IndexedDB, files in
 //              the workspace (OPFS) that the element's files panel shows.
-//   - "own":   an in-browser Agent against any OpenAI-compatible endpoint with the user's own key.
+//   - "own":   an in-browser Agent against the user's own endpoint and key: any OpenAI-compatible server,
+//              OpenAI's Responses API or Anthropic's Messages API.
 //   - "remote-ai-sdk" / "remote-ag-ui": a RemoteAgent holding the conversation with the local AI SDK route
 //              (/demo/api/ai-sdk) or AG-UI agent (/demo/api/ag-ui): stateless back ends sent the whole
 //              history every request; the page runs their `region` calls; sessions in IndexedDB.
@@ -16,6 +17,7 @@ import {
   Agent,
   LLM,
   PagentError,
+  PRESET_BASE_URLS,
   RemoteAgent,
   Session,
   region,
@@ -23,6 +25,7 @@ import {
   createSessionStore,
   createWorkspace,
   workspaceTools,
+  type ModelApiName,
   type Tool,
   type Workspace,
 } from '../src/index.js';
@@ -43,6 +46,19 @@ const themeSelect = document.querySelector<HTMLSelectElement>('#theme')!;
 const endpointForm = document.querySelector<HTMLFormElement>('#endpoint')!;
 const status = document.querySelector<HTMLOutputElement>('#status')!;
 const field = (name: string): HTMLInputElement => endpointForm.querySelector<HTMLInputElement>(`[name=${name}]`)!;
+const apiSelect = endpointForm.querySelector<HTMLSelectElement>('[name=api]')!;
+/** Where each API's own service lives, shown as the base URL's placeholder. */
+const API_BASE_URLS: Record<ModelApiName, string> = {
+  'chat-completions': PRESET_BASE_URLS.OpenAI,
+  responses: PRESET_BASE_URLS.OpenAIResponses,
+  'anthropic-messages': PRESET_BASE_URLS.Anthropic,
+};
+const API_MODELS: Record<ModelApiName, string> = { 'chat-completions': 'gpt-4o-mini', responses: 'gpt-5-mini', 'anthropic-messages': 'claude-sonnet-4-5' };
+const selectedApi = (): ModelApiName => apiSelect.value as ModelApiName;
+function showApiHints(): void {
+  field('baseURL').placeholder = API_BASE_URLS[selectedApi()];
+  field('model').placeholder = API_MODELS[selectedApi()];
+}
 
 const store = createSessionStore({ name: 'pagent-demo' });
 const keys = createKeyStore({ name: 'pagent-demo-keys' });
@@ -163,14 +179,15 @@ async function useOwnEndpoint(): Promise<void> {
   }
   const baseURL = checkedBaseURL(raw);
   if (!baseURL) return;
-  localStorage.setItem(ENDPOINT, JSON.stringify({ baseURL, model }));
+  const api = selectedApi();
+  localStorage.setItem(ENDPOINT, JSON.stringify({ baseURL, model, api }));
   const typed = field('apiKey').value;
   if (typed) ownKey = typed;
   else ownKey ||= (await keys.recall(baseURL)) ?? '';
   if (field('remember').checked && ownKey) await keys.remember(baseURL, ownKey);
   let llm: LLM;
   try {
-    llm = new LLM(model, { baseURL, apiKey: ownKey || undefined });
+    llm = new LLM(model, { baseURL, api, apiKey: ownKey || undefined });
   } catch (err) {
     const message = err instanceof PagentError ? err.message : String(err);
     setStatus(() => message);
@@ -244,6 +261,7 @@ function syncURL(): void {
 sourceSelect.addEventListener('change', () => applySource(sourceSelect.value as Source));
 langSelect.addEventListener('change', () => applyLanguage(langSelect.value as DemoLang));
 themeSelect.addEventListener('change', () => applyTheme(themeSelect.value as Theme));
+apiSelect.addEventListener('change', showApiHints);
 endpointForm.addEventListener('submit', (e) => {
   e.preventDefault();
   void useOwnEndpoint();
@@ -268,11 +286,13 @@ chat.addEventListener('pagent-run-end', () => {
 const params = new URLSearchParams(location.search);
 const initialSource = SOURCES.find((x) => x === params.get('source')) ?? 'wire';
 const initialTheme = (['auto', 'light', 'dark'] as const).find((x) => x === params.get('theme')) ?? 'auto';
-const saved = JSON.parse(localStorage.getItem(ENDPOINT) ?? 'null') as { baseURL?: string; model?: string } | null;
+const saved = JSON.parse(localStorage.getItem(ENDPOINT) ?? 'null') as { baseURL?: string; model?: string; api?: string } | null;
 if (saved) {
   field('baseURL').value = saved.baseURL ?? '';
   field('model').value = saved.model ?? '';
+  if (saved.api && Object.hasOwn(API_BASE_URLS, saved.api)) apiSelect.value = saved.api;
 }
+showApiHints();
 sourceSelect.value = initialSource;
 langSelect.value = demoLang(params.get('lang') ?? navigator.language);
 themeSelect.value = initialTheme;

@@ -23,6 +23,10 @@ export interface DemoStrings {
   themeAuto: string;
   themeLight: string;
   themeDark: string;
+  api: string;
+  apiChat: string;
+  apiResponses: string;
+  apiAnthropic: string;
   baseURL: string;
   model: string;
   apiKey: string;
@@ -64,6 +68,10 @@ const en: DemoStrings = {
   themeAuto: 'Auto',
   themeLight: 'Light',
   themeDark: 'Dark',
+  api: 'API',
+  apiChat: 'Chat Completions (OpenAI-compatible)',
+  apiResponses: 'OpenAI Responses',
+  apiAnthropic: 'Anthropic Messages',
   baseURL: 'Base URL',
   model: 'Model',
   apiKey: 'API key',
@@ -105,6 +113,10 @@ const zhCN: DemoStrings = {
   themeAuto: '自动',
   themeLight: '浅色',
   themeDark: '深色',
+  api: 'API',
+  apiChat: 'Chat Completions（兼容 OpenAI）',
+  apiResponses: 'OpenAI Responses',
+  apiAnthropic: 'Anthropic Messages',
   baseURL: 'Base URL',
   model: '模型',
   apiKey: 'API 密钥',
@@ -146,6 +158,10 @@ const ja: DemoStrings = {
   themeAuto: '自動',
   themeLight: 'ライト',
   themeDark: 'ダーク',
+  api: 'API',
+  apiChat: 'Chat Completions（OpenAI 互換）',
+  apiResponses: 'OpenAI Responses',
+  apiAnthropic: 'Anthropic Messages',
   baseURL: 'ベース URL',
   model: 'モデル',
   apiKey: 'API キー',

@@ -1,15 +1,15 @@
 /**
  * The in-browser agent loop: pagent's `Agent` over any OpenAI-compatible streaming model, emitting the
- * wire events of design §1 in pagent's order.
+ * wire events of docs/wire.md#events in pagent's order.
  */
 import { PagentError } from '../errors.js';
 import { Conversation } from './conversation.js';
 import { runEndOf, textOf } from './run-results.js';
 import { encodeStream, type EncodeStreamOptions } from '../wire/encode-stream.js';
 import type { ParamsOf, StepSummary, StopReason, ToolCall, Usage, WireEvent } from '../wire/events.js';
-import type { AssistantMessage, ChatMessage, ToolMessage, ToolSchema } from './messages.js';
+import type { AssistantMessage, ChatMessage, ReasoningBlock, ToolMessage, ToolSchema } from './messages.js';
 import type { Session } from './session.js';
-import { inputText, type UserContentPart, type UserInput } from './content-parts.js';
+import { inputText, sendableMessages, type UserContentPart, type UserInput } from './content-parts.js';
 import type { ToolHooks } from './hooks.js';
 import type { Tool, ToolApprovalRequest } from './tools.js';
 import type { RunToolCallOptions, ToolOutcome } from './tool-call.js';
@@ -23,6 +23,8 @@ export interface AgentModelStep {
   tool_calls: ToolCall[];
   finish_reason: string | null;
   usage: Usage | null;
+  /** Reasoning the model API needs back in the next request, kept on the assistant message (`reasoning_blocks`). */
+  reasoning_blocks?: ReasoningBlock[] | undefined;
 }
 
 /** What a model client streams for one request: deltas, then exactly one step. */
@@ -215,6 +217,7 @@ function assistantMessage(step: AgentModelStep): AssistantMessage {
   };
   if (step.tool_calls.length > 0) message.tool_calls = step.tool_calls;
   if (step.reasoning_content !== '') message.reasoning_content = step.reasoning_content;
+  if (step.reasoning_blocks) message.reasoning_blocks = step.reasoning_blocks;
   return message;
 }
 
@@ -450,7 +453,7 @@ export class Agent {
       let step: AgentModelStep | undefined;
       try {
         run.streaming = true;
-        const messages = await this.session.requestMessages({ signal });
+        const messages = await sendableMessages(await this.session.requestMessages({ signal }));
         const request: AgentModelRequest = { messages, signal };
         if (this.schemas.length > 0) request.tools = this.schemas;
         if (kwargs) request.kwargs = kwargs;

@@ -3,20 +3,31 @@
  * and reasoning deltas plus one assembled step, tolerating what real providers send (see {@link createChunkAssembler}).
  * Pure and incremental: no I/O, no timers, constant work per fragment received.
  */
-import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { PagentError } from '../errors.js';
 import type { ToolCall, Usage } from '../wire/events.js';
-import { utf8Length } from '../wire/framing.js';
+import type { ReasoningBlock } from './messages.js';
+import { createEventStreamDecoder, providerErrorMessage, type EventStreamDecoderOptions, type StreamDecoder } from './event-stream-decoder.js';
 
-/** One model step, assembled from a stream: what pagent's `StepEnd` carries plus the finish reason. */
+export { DEFAULT_MAX_EVENT_BYTES, providerErrorMessage, type CompletionEnd } from './event-stream-decoder.js';
+
+/**
+ * One model step, assembled from a stream: what pagent's `StepEnd` carries plus the finish reason (and, for
+ * the Responses and Anthropic Messages APIs, the reasoning they need back).
+ */
 export interface AssembledStep {
   content: string;
   reasoning_content: string;
   tool_calls: ToolCall[];
-  /** The provider's last non-null `finish_reason`, verbatim (`"stop"` may come with tool calls). */
+  /**
+   * The provider's last non-null `finish_reason`, verbatim (`"stop"` may come with tool calls). The
+   * Responses and Anthropic Messages readers map their own stop reasons onto these words: `stop`, `length`,
+   * `tool_calls`, `content_filter`.
+   */
   finish_reason: string | null;
   /** The last non-null usage the provider sent, as given. */
   usage: Usage | null;
+  /** The reasoning to send back to the API that produced it (see `AssistantMessage.reasoning_blocks`); never set for Chat Completions. */
+  reasoning_blocks?: ReasoningBlock[];
 }
 
 /** A delta produced while assembling: a non-empty piece of answer text or reasoning. */
@@ -66,31 +77,6 @@ type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-/**
- * Builds the message of a provider error that arrives inside a 200 body (an error chunk mid-stream, an
- * `event: error` message, a non-streamed error object): `{error: {message}}`, `{message}`, or a string.
- * Non-2xx bodies go through `httpErrorMessage` (src/wire/http-error.ts) instead.
- */
-export function providerErrorMessage(error: unknown): string {
-  if (typeof error === 'string') return error;
-  if (isObj(error)) {
-    const inner = isObj(error['error']) || typeof error['error'] === 'string' ? error['error'] : error;
-    if (typeof inner === 'string') return inner;
-    if (isObj(inner)) {
-      const message = inner['message'];
-      if (typeof message === 'string' && message !== '') {
-        const code = inner['code'];
-        return typeof code === 'string' || typeof code === 'number' ? `${message} (code ${code})` : message;
-      }
-      if (message !== undefined && message !== null) return JSON.stringify(message);
-      const detail = inner['detail'];
-      if (typeof detail === 'string') return detail;
-      if (detail !== undefined) return JSON.stringify(detail);
-    }
-  }
-  return JSON.stringify(error) ?? 'unknown provider error';
-}
 
 /** Options of {@link createChunkAssembler}. */
 export interface ChunkAssemblerOptions {
@@ -384,152 +370,22 @@ export function createChunkAssembler(options: ChunkAssemblerOptions = {}): Chunk
   };
 }
 
-/** How an OpenAI-compatible SSE body ended. */
-export type CompletionEnd = 'done' | 'finished' | 'truncated';
-
-/** A push decoder for a whole `text/event-stream` completion body: SSE framing plus the chunk assembler. */
-export interface CompletionDecoder {
-  /**
-   * Feeds bytes or text, split anywhere (inside UTF-8 sequences, CRLF pairs or JSON strings), and returns
-   * the deltas completed by this piece. Throws a `PagentError` with code `"provider"` for an `event: error`
-   * message, an error object or a data payload that is not JSON (deltas that came before it in the same
-   * piece are returned first; the next `feed` or `end` throws).
-   */
-  feed(chunk: Uint8Array | string): AssemblerDelta[];
-  /**
-   * Ends the body and says how it ended: `"done"` after `data: [DONE]`; `"finished"` without `[DONE]` but
-   * after a `finish_reason` (an acceptable stream: several servers omit `[DONE]`); `"truncated"` when neither
-   * came (the body was cut). Returns the deltas of a last message that had no blank line after it and
-   * those the assembler held back ({@link ChunkAssembler.end}).
-   */
-  end(): { deltas: AssemblerDelta[]; how: CompletionEnd };
-  /** Whether `data: [DONE]` was seen (later messages are ignored). */
-  readonly done: boolean;
-  /** SSE messages seen so far (comments excluded): 0 at the end means the body was not an event stream. */
-  readonly messages: number;
+/** A push decoder for a whole Chat Completions `text/event-stream` body: SSE framing plus the chunk assembler. */
+export interface CompletionDecoder extends StreamDecoder {
   /** The underlying assembler (its `result()` is the step so far). */
   readonly assembler: ChunkAssembler;
 }
 
-/** The default {@link CompletionDecoderOptions.maxEventBytes}: 16 MiB, as the wire decoder's `maxLineBytes`. */
-export const DEFAULT_MAX_EVENT_BYTES = 16_777_216; // a literal (16 MiB): bundlers drop it where unused
-
 /** Options of {@link createCompletionDecoder} (`reasoningTags` is passed to its assembler). */
-export interface CompletionDecoderOptions extends ChunkAssemblerOptions {
-  /**
-   * The largest SSE message accepted, so a broken or hostile server that never ends a line or a message
-   * cannot make the decoder buffer without bound. A message's data over this many UTF-8 bytes fails the
-   * stream with a `PagentError` of code `"provider"`; a message still arriving fails as soon as the text
-   * buffered for it (partial line plus earlier `data:` lines) passes this many characters, so memory stays
-   * bounded even when it never ends. @defaultValue 16 MiB ({@link DEFAULT_MAX_EVENT_BYTES})
-   */
-  maxEventBytes?: number | undefined;
-}
+export interface CompletionDecoderOptions extends ChunkAssemblerOptions, EventStreamDecoderOptions {}
 
 /**
- * Creates a push decoder for one streamed completion body. SSE comments (`: OPENROUTER PROCESSING`), `id:`
- * and `retry:` fields are ignored; `data:` with or without the space, LF, CRLF and CR line endings are
- * read as the SSE spec says (eventsource-parser). Messages whose `event:` is neither absent, `message` nor
- * `error` are ignored. Empty data payloads are skipped. A message over `maxEventBytes` fails the stream
- * with code `"provider"` (see {@link CompletionDecoderOptions}).
+ * Creates a push decoder for one streamed chat completion body (see {@link createEventStreamDecoder} for
+ * the framing). Messages whose `event:` is neither absent, `message` nor `error` are ignored; `"finished"`
+ * (see {@link StreamDecoder.end}) means a `finish_reason` came: several servers omit `data: [DONE]`.
  */
 export function createCompletionDecoder(options: CompletionDecoderOptions = {}): CompletionDecoder {
-  const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  // the assembler reads the messages as they are: a Chat Completions stream is what the decoder reads by default
   const assembler = createChunkAssembler({ reasoningTags: options.reasoningTags });
-  const utf8 = new TextDecoder();
-  let done = false;
-  let pending: AssemblerDelta[] = [];
-  let failure: PagentError | undefined;
-
-  let messages = 0;
-  const onData = (event: string | undefined, data: string): void => {
-    if (done || failure) return;
-    messages++;
-    if (event === 'error') {
-      let parsed: unknown = data;
-      try {
-        parsed = JSON.parse(data);
-      } catch {
-        // a plain-text error payload is its own message
-      }
-      failure = new PagentError(`Provider error in the stream: ${data.trim() === '' ? 'event: error without details' : providerErrorMessage(parsed)}`, {
-        code: 'provider',
-        where: 'llm',
-      });
-      return;
-    }
-    if (event !== undefined && event !== 'message') return;
-    const trimmed = data.trim();
-    if (trimmed === '') return;
-    if (trimmed === '[DONE]') {
-      done = true;
-      return;
-    }
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(trimmed);
-    } catch (cause) {
-      failure = new PagentError(`Provider sent a stream message that is not JSON: ${trimmed.slice(0, 200)}`, {
-        code: 'provider',
-        where: 'llm',
-        cause,
-      });
-      return;
-    }
-    try {
-      for (const d of assembler.push(chunk)) pending.push(d);
-    } catch (err) {
-      failure = err instanceof PagentError ? err : new PagentError(String(err), { code: 'provider', where: 'llm', cause: err });
-    }
-  };
-
-  const tooLarge = (): PagentError =>
-    new PagentError(
-      `The provider sent a stream message over ${maxEventBytes} bytes (maxEventBytes) without ending it; the stream was abandoned`,
-      { code: 'provider', where: 'llm' },
-    );
-  // A character takes at least one UTF-8 byte, so only data long enough to be over the limit gets encoded.
-  const parser: EventSourceParser = createParser({
-    maxBufferSize: maxEventBytes,
-    onEvent: (m) => {
-      if (!done && !failure && m.data.length * 3 > maxEventBytes && utf8Length(m.data) > maxEventBytes) failure = tooLarge();
-      else onData(m.event, m.data);
-    },
-    onError: (err) => {
-      if (err.type === 'max-buffer-size-exceeded' && !done && !failure) failure = tooLarge();
-    },
-  });
-
-  // Deltas that came before a failure are delivered first; the failure is thrown by the next call.
-  const drain = (): AssemblerDelta[] => {
-    if (failure && pending.length === 0) throw failure;
-    const out = pending;
-    pending = [];
-    return out;
-  };
-
-  return {
-    feed(chunk) {
-      const text = typeof chunk === 'string' ? chunk : utf8.decode(chunk, { stream: true });
-      if (text !== '' && !done && !failure) parser.feed(text);
-      return drain();
-    },
-    end() {
-      const tail = utf8.decode();
-      if (!done && !failure) {
-        // A last message without its blank line still counts: end the line and the message.
-        parser.feed(`${tail}\n\n`);
-      }
-      if (!failure) for (const d of assembler.end()) pending.push(d);
-      const deltas = drain();
-      return { deltas, how: done ? 'done' : assembler.finished ? 'finished' : 'truncated' };
-    },
-    get done() {
-      return done;
-    },
-    get messages() {
-      return messages;
-    },
-    assembler,
-  };
+  return Object.assign(createEventStreamDecoder(assembler, options), { assembler });
 }

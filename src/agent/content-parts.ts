@@ -1,8 +1,9 @@
 /**
- * Multimodal user input (design §5.2): OpenAI's chat content parts, sent to the provider as they are.
+ * Multimodal user input (docs/architecture.md#multimodal-user-input): OpenAI's chat content parts, sent to the provider as they are.
  * Helpers here turn parts into the text a run reports (`RunBegin.user_input`), a transcript line for
  * summaries (never the base64 data) and a token estimate (an image is a fixed estimate, not its base64).
  */
+import type { ChatMessage } from './messages.js';
 
 /** A text part. */
 export interface TextContentPart {
@@ -42,6 +43,23 @@ export function inputText(input: UserInput): string {
   const texts: string[] = [];
   for (const part of input) if (part.type === 'text') texts.push(part.text);
   return texts.join('\n');
+}
+
+/** True when a user message holds an image given as a `data:` URL (see {@link sendableMessages}). */
+export function hasDataImage(messages: readonly ChatMessage[]): boolean {
+  return messages.some(
+    (m) => m.role === 'user' && typeof m.content !== 'string' && m.content.some((part) => part.type === 'image_url' && /^data:/i.test(part.image_url.url)),
+  );
+}
+
+/**
+ * The messages as a request may carry them: a `data:` image whose bytes are no PNG, JPEG, GIF, WebP or
+ * AVIF becomes a text part saying it was not sent (see `sendable-images.ts`, loaded only when a message
+ * holds a `data:` image). The same array when there is none.
+ */
+export async function sendableMessages<T extends readonly ChatMessage[]>(messages: T): Promise<T | ChatMessage[]> {
+  if (!hasDataImage(messages)) return messages;
+  return (await import('./sendable-images.js')).sendableImages(messages);
 }
 
 /** Decoded byte size of a `data:` URL's payload (0 for other URLs), computed without decoding it. */

@@ -1,4 +1,4 @@
-export type { ChatMessage, SystemMessage, UserMessage, AssistantMessage, ToolMessage, ToolSchema } from './messages.js';
+export type { ChatMessage, SystemMessage, UserMessage, AssistantMessage, ToolMessage, ToolSchema, ReasoningBlock, ThinkingBlock, RedactedThinkingBlock, ReasoningItem } from './messages.js';
 export { tool } from './tools.js';
 export { checkArguments } from './tool-args.js';
 export type { Tool, ToolOptions, ToolContext, ToolApprovalRequest } from './tools.js';
@@ -16,9 +16,10 @@ export { LLM } from './llm.js';
 export { createRedactor, isSecretLike, REDACTED } from './redact.js';
 export type { Redactor, StreamRedactor } from './redact.js';
 export type { LLMOptions, LLMRequest, LLMStreamEvent, LLMRetryInfo } from './llm.js';
+export type { ModelApiName } from './model-api.js';
 export { createChunkAssembler, createCompletionDecoder } from './chunk-assembler.js';
 export type { AssembledStep, AssemblerDelta, AssemblerStats, ChunkAssembler, ChunkAssemblerOptions, CompletionDecoder, CompletionEnd } from './chunk-assembler.js';
-export { OpenAI, DeepSeek, Moonshot, OpenRouter, Groq, Mistral, Ollama, LMStudio, Vllm, Sglang, LlamaCpp, PRESET_BASE_URLS } from './presets.js';
+export { OpenAI, OpenAIResponses, Anthropic, DeepSeek, Moonshot, OpenRouter, Groq, Mistral, Ollama, LMStudio, Vllm, Sglang, LlamaCpp, PRESET_BASE_URLS } from './presets.js';
 export type { PresetOptions, PresetName } from './presets.js';
 export { clock, region, regionInfo, DEFAULT_TOOLS } from './builtins.js';
 export type { RegionInfo } from './builtins.js';

@@ -3,6 +3,7 @@
  * constructor, with a message that names the field, instead of as a network error after every retry.
  */
 import { PagentError } from '../errors.js';
+import { MODEL_API_PATHS } from './model-api.js';
 
 const invalid = (message: string): PagentError => new PagentError(`LLM: ${message}`, { code: 'config', where: 'llm' });
 
@@ -93,6 +94,10 @@ export function checkLLMOptions(model: unknown, options: unknown): URL {
       if (typeof value !== 'string') throw invalid(`"headers.${name}" must be a string ${got(typeof value)}`);
       if (!HEADER_VALUE.test(value)) throw invalid(`"headers.${name}" ${UNSENDABLE}`);
     }
+  }
+  const { api } = options;
+  if (api !== undefined && !Object.hasOwn(MODEL_API_PATHS, String(api))) {
+    throw invalid(`"api" must be "chat-completions", "responses" or "anthropic-messages" ${got(api)}`);
   }
   checkTyped(options);
   return url;

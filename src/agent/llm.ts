@@ -1,6 +1,7 @@
 /**
  * The LLM client: streams `POST {baseURL}/chat/completions` from any OpenAI-compatible server with plain
- * `fetch`, assembles the chunks (src/agent/chunk-assembler.ts) and reports failures as `PagentError`s.
+ * `fetch`, assembles the chunks (src/agent/chunk-assembler.ts) and reports failures as `PagentError`s. The
+ * Responses and Anthropic Messages APIs are modules of their own (src/agent/model-api.ts), loaded on first use.
  */
 import { HttpError, PagentError } from '../errors.js';
 import { networkFailureMessage, probeVerdict } from '../wire/request-failure.js';
@@ -12,9 +13,12 @@ import {
   createChunkAssembler,
   createCompletionDecoder,
   DEFAULT_MAX_EVENT_BYTES,
+  providerErrorMessage,
   type AssembledStep,
   type AssemblerDelta,
 } from './chunk-assembler.js';
+import { createEventStreamDecoder } from './event-stream-decoder.js';
+import { MODEL_API_PATHS, type ModelApi, type ModelApiContext, type ModelApiName } from './model-api.js';
 
 export type { AssembledStep } from './chunk-assembler.js';
 
@@ -47,17 +51,36 @@ export interface LLMRetryInfo {
 
 /** Options of {@link LLM}. */
 export interface LLMOptions {
-  /** The API root, e.g. `https://api.openai.com/v1`; the client posts to `{baseURL}/chat/completions`. */
+  /**
+   * The API root, e.g. `https://api.openai.com/v1`; the client posts to `{baseURL}/chat/completions`
+   * (`/responses` for the Responses API, `/messages` for Anthropic's Messages API).
+   */
   baseURL: string;
-  /** Sent as `Authorization: Bearer <apiKey>`, only to `baseURL`; never put in an error message. */
+  /**
+   * Sent as `Authorization: Bearer <apiKey>` (`x-api-key: <apiKey>` for Anthropic's Messages API), only to
+   * `baseURL`; never put in an error message.
+   */
   apiKey?: string | undefined;
+  /**
+   * The model API the server speaks: OpenAI's Chat Completions (every OpenAI-compatible server), OpenAI's
+   * Responses API (also "Open Responses" servers) or Anthropic's Messages API. Whichever it is, `stream()`
+   * yields the same deltas and step, and an `Agent` the same events. The reader of the Responses and
+   * Messages APIs is a chunk loaded on the first call. @defaultValue `"chat-completions"`
+   */
+  api?: ModelApiName | undefined;
   /** Extra request headers (they override the defaults). Each non-safelisted header needs CORS consent. */
   headers?: Record<string, string> | undefined;
   /** The `fetch` to use. @defaultValue `globalThis.fetch` */
   fetch?: typeof fetch | undefined;
-  /** Body fields sent with every call (`temperature`, `max_tokens`…). */
+  /**
+   * Body fields sent with every call (`temperature`, `max_tokens`…), in the API's own words (`reasoning:
+   * {effort}` for the Responses API, `thinking: {type: "enabled", budget_tokens}` for Anthropic's).
+   */
   requestKwargs?: Record<string, unknown> | undefined;
-  /** Ask for a usage chunk with `stream_options: {include_usage: true}`. @defaultValue true */
+  /**
+   * Ask for a usage chunk with `stream_options: {include_usage: true}` (Chat Completions only: the other
+   * APIs always send usage). @defaultValue true
+   */
   includeUsage?: boolean | undefined;
   /** Retries of a 429, a 5xx or a network failure that happened before the first response byte. @defaultValue 2 */
   retries?: number | undefined;
@@ -96,6 +119,12 @@ const MAX_SNIFF_BYTES = 1_048_576; // 1 MiB, a literal so that bundlers drop it 
 /** Reading a body that is not an event stream (./llm-json-body.ts), loaded on the first such response. */
 const loadJsonBody = (): Promise<typeof import('./llm-json-body.js')> => import('./llm-json-body.js');
 
+/** The module of each API beyond Chat Completions, loaded by its first call. */
+const API_MODULES: Record<Exclude<ModelApiName, 'chat-completions'>, () => Promise<{ createApi(context: ModelApiContext): ModelApi }>> = {
+  responses: () => import('./responses-api.js'),
+  'anthropic-messages': () => import('./anthropic-api.js'),
+};
+
 const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
   new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -114,12 +143,16 @@ const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
   });
 
 /**
- * An OpenAI-compatible chat-completions client with streaming, retries and typed failures.
+ * A model client with streaming, retries and typed failures, for OpenAI-compatible Chat Completions (the
+ * default), OpenAI's Responses API and Anthropic's Messages API (`api` option).
  *
  * Requests carry only `Content-Type: application/json`, `Authorization: Bearer <apiKey>` (when a key is set)
  * and the user's `headers`, so a self-hosted server needs nothing beyond ordinary CORS. The body is
  * `{model, messages, stream: true, stream_options: {include_usage: true}, tools, ...requestKwargs, ...kwargs}`
- * (`stream_options` left out with `includeUsage: false`, `tools` only when non-empty).
+ * (`stream_options` left out with `includeUsage: false`, `tools` only when non-empty). The Responses and
+ * Messages APIs get their own body (Anthropic's its own headers too: `x-api-key`, `anthropic-version`,
+ * `anthropic-dangerous-direct-browser-access`), and their streams are read into the same deltas and step;
+ * the README's "Model APIs" says what each carries.
  *
  * Failures are `PagentError`s with `where: "llm"` and a code: `"http"` (an `HttpError` with the status and the
  * provider's own message), `"network"` (server unreachable or CORS refused: the message says what to check),
@@ -146,6 +179,8 @@ export class LLM {
   readonly model: string;
   /** The API root the requests go to, without a trailing slash. */
   readonly baseURL: string;
+  /** The model API the requests speak. */
+  readonly api: ModelApiName;
   // A private field: the key stays out of JSON.stringify(llm), structured clones and enumerations.
   readonly #options: LLMOptions;
   readonly #redactor: Redactor;
@@ -153,6 +188,7 @@ export class LLM {
   readonly #unanswered = new WeakMap<PagentError, { err: unknown; when: string }>();
   /** The absolute API root (a relative `baseURL` resolved against the page): redirects may not leave its origin. */
   readonly #root: URL;
+  #api: Promise<ModelApi> | undefined;
 
   /**
    * @throws {PagentError} `code: "config"` when an option can never work (no or a scheme-less `baseURL`, a
@@ -162,6 +198,7 @@ export class LLM {
     this.#root = checkLLMOptions(model, options);
     this.model = model;
     this.baseURL = options.baseURL.trim().replace(/\/+$/, '');
+    this.api = options.api ?? 'chat-completions';
     const apiKey = options.apiKey?.trim() || undefined;
     this.#options = { ...options, apiKey };
     this.#redactor = createRedactor([apiKey ?? '', ...secretHeaderValues(options.headers)]);
@@ -176,17 +213,40 @@ export class LLM {
     return this.#redactor.redact(text);
   }
 
-  /** The endpoint every call posts to: `{baseURL}/chat/completions`. */
+  /** The endpoint every call posts to: `{baseURL}/chat/completions`, `/responses` or `/messages` (by `api`). */
   get url(): string {
-    return `${this.baseURL}/chat/completions`;
+    return this.baseURL + MODEL_API_PATHS[this.api];
   }
 
-  /** The JSON body {@link stream} sends for a request (no secrets in it). */
-  requestBody(request: Omit<LLMRequest, 'signal'>): Record<string, unknown> {
-    const body: Record<string, unknown> = { model: this.model, messages: request.messages, stream: true };
+  /**
+   * The JSON body {@link stream} sends for a request (no secrets in it). Asynchronous because the module
+   * of the Responses or Messages API is loaded on first use.
+   */
+  async requestBody(request: Omit<LLMRequest, 'signal'>): Promise<Record<string, unknown>> {
+    return this.#body(request, await this.#module());
+  }
+
+  #body(request: Omit<LLMRequest, 'signal'>, api: ModelApi | undefined): Record<string, unknown> {
+    const kwargs = { ...this.#options.requestKwargs, ...request.kwargs };
+    if (api) return api.body(this.model, { messages: request.messages, tools: request.tools, kwargs });
+    // the reasoning kept for another API is not for this one
+    const messages = request.messages.map((m) => (m.role === 'assistant' && m.reasoning_blocks ? { ...m, reasoning_blocks: undefined } : m));
+    const body: Record<string, unknown> = { model: this.model, messages, stream: true };
     if (this.#options.includeUsage !== false) body['stream_options'] = { include_usage: true };
     if (request.tools && request.tools.length > 0) body['tools'] = request.tools;
-    return { ...body, ...this.#options.requestKwargs, ...request.kwargs };
+    return { ...body, ...kwargs };
+  }
+
+  /** The module of this LLM's API (none for Chat Completions), loaded once. */
+  async #module(): Promise<ModelApi | undefined> {
+    if (this.api === 'chat-completions') return undefined;
+    return (this.#api ??= API_MODULES[this.api]().then(
+      (m) => m.createApi({ PagentError, createEventStreamDecoder, providerErrorMessage }),
+      (cause: unknown) => {
+        this.#api = undefined;
+        throw new PagentError(`Could not load the reader of the ${this.api} API (${String(cause)})`, { code: 'network', where: 'llm', cause });
+      },
+    ));
   }
 
   /**
@@ -197,13 +257,15 @@ export class LLM {
   async *stream(request: LLMRequest): AsyncGenerator<LLMStreamEvent, void, undefined> {
     const { signal } = request;
     signal?.throwIfAborted();
-    const body = JSON.stringify(this.requestBody(request));
+    const api = await this.#module();
+    signal?.throwIfAborted();
+    const body = JSON.stringify(this.#body(request, api));
     const retries = Math.max(0, this.#options.retries ?? 2);
     const text = this.#redactor.stream();
     const reasoning = this.#redactor.stream();
     try {
       for (let attempt = 0; ; attempt++) {
-        const outcome = yield* this.#redacted(this.#attempt(body, signal), text, reasoning);
+        const outcome = yield* this.#redacted(this.#attempt(body, signal, api), text, reasoning);
         if (outcome.kind === 'done') return;
         if (attempt >= retries) throw outcome.error;
         const delayMs = outcome.delayMs ?? (this.#options.retryBaseMs ?? 500) * 2 ** attempt;
@@ -234,6 +296,7 @@ export class LLM {
   async *#attempt(
     body: string,
     signal: AbortSignal | undefined,
+    api: ModelApi | undefined,
   ): AsyncGenerator<LLMStreamEvent, { kind: 'done' } | { kind: 'retry'; error: PagentError; delayMs: number | undefined }, undefined> {
     const controller = new AbortController();
     const onAbort = (): void => controller.abort(signal?.reason);
@@ -256,7 +319,7 @@ export class LLM {
       arm();
       let response: Response;
       try {
-        response = await this.#post(body, controller.signal);
+        response = await this.#post(body, controller.signal, api);
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         if (timedOut) throw this.#timeout(`no response within ${timeoutMs} ms`);
@@ -273,10 +336,12 @@ export class LLM {
       }
 
       const type = response.headers.get('content-type') ?? '';
-      if (!response.body) throw this.#truncated(0);
+      if (!response.body) throw this.#truncated(0, '', api);
       reader = response.body.getReader();
       const json = /application\/json/i.test(type) && !/event-stream/i.test(type);
-      const decoder = createCompletionDecoder({ maxEventBytes, reasoningTags: this.#options.reasoningTags });
+      const decoder = api
+        ? api.decoder({ maxEventBytes, redact: this.#redactor.redact })
+        : createCompletionDecoder({ maxEventBytes, reasoningTags: this.#options.reasoningTags });
       const jsonParts: Uint8Array[] = [];
       for (;;) {
         arm();
@@ -310,17 +375,17 @@ export class LLM {
         }
       }
       clearTimeout(timer);
-      if (json) return yield* this.#fromJson((await loadJsonBody()).bodyText(jsonParts));
+      if (json) return yield* this.#fromJson((await loadJsonBody()).bodyText(jsonParts), api);
       const end = decoder.end();
       yield* this.#deltas(end.deltas);
       let sniffed = '';
       if (decoder.messages === 0 && bytes > 0 && bytes <= MAX_SNIFF_BYTES) {
         const text = (await loadJsonBody()).bodyText(jsonParts);
         sniffed = text.trim();
-        if (sniffed.startsWith('{')) return yield* this.#fromJson(text);
+        if (sniffed.startsWith('{')) return yield* this.#fromJson(text, api);
       }
-      if (end.how === 'truncated') throw this.#truncated(bytes, sniffed);
-      yield { type: 'step', step: decoder.assembler.result() };
+      if (end.how === 'truncated') throw this.#truncated(bytes, sniffed, api);
+      yield { type: 'step', step: decoder.result() };
       return { kind: 'done' };
     } finally {
       clearTimeout(timer);
@@ -336,11 +401,11 @@ export class LLM {
    * follow a 307/308 on the same origin where the target is visible, else refuse it with
    * `PagentError{code: "redirect"}`, never retried.
    */
-  async #post(body: string, signal: AbortSignal): Promise<Response> {
+  async #post(body: string, signal: AbortSignal, api: ModelApi | undefined): Promise<Response> {
     const fetchImpl = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
     let url = this.url;
     for (let hop = 0; ; hop++) {
-      const response = await fetchImpl(url, { method: 'POST', headers: this.#headers(), body, signal, redirect: 'manual' });
+      const response = await fetchImpl(url, { method: 'POST', headers: this.#headers(api), body, signal, redirect: 'manual' });
       const status = response.status;
       if (response.type !== 'opaqueredirect' && (status < 300 || status > 399 || status === 304)) return response;
       const { redirectTarget } = await import('./llm-redirect.js');
@@ -349,9 +414,10 @@ export class LLM {
   }
 
   // A server that ignores `stream: true` answers with one chat.completion object (or an error object).
-  async *#fromJson(text: string): AsyncGenerator<LLMStreamEvent, { kind: 'done' }, undefined> {
-    const { fromJsonBody } = await loadJsonBody();
-    const { deltas, step } = fromJsonBody(text, { url: this.url, reasoningTags: this.#options.reasoningTags, createChunkAssembler, PagentError });
+  async *#fromJson(text: string, api: ModelApi | undefined): AsyncGenerator<LLMStreamEvent, { kind: 'done' }, undefined> {
+    const { deltas, step } = api
+      ? api.fromJson(text, { url: this.url, redact: this.#redactor.redact })
+      : (await loadJsonBody()).fromJsonBody(text, { url: this.url, reasoningTags: this.#options.reasoningTags, createChunkAssembler, PagentError });
     yield* this.#deltas(deltas);
     yield { type: 'step', step };
     return { kind: 'done' };
@@ -361,9 +427,11 @@ export class LLM {
     for (const d of deltas) yield d;
   }
 
-  #headers(): Record<string, string> {
+  #headers(api: ModelApi | undefined): Record<string, string> {
+    const { apiKey } = this.#options;
+    if (api?.headers) return { ...api.headers(apiKey), ...this.#options.headers };
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-    if (this.#options.apiKey) headers['Authorization'] = `Bearer ${this.#options.apiKey}`;
+    if (apiKey) headers['Authorization'] = `Bearer ${apiKey}`;
     return { ...headers, ...this.#options.headers };
   }
 
@@ -466,10 +534,10 @@ export class LLM {
     return new PagentError(`Timed out calling POST ${this.url}: ${what}`, { code: 'timeout', where: 'llm' });
   }
 
-  #truncated(bytes: number, nonStream = ''): PagentError {
+  #truncated(bytes: number, nonStream = '', api?: ModelApi): PagentError {
     const what = nonStream === '' ? '' : ` (the body is not an event stream: ${this.#redact(nonStream.slice(0, 200))})`;
     return new PagentError(
-      `The model stream from POST ${this.url} ended after ${bytes} bytes without a finish_reason or data: [DONE]${what}`,
+      `The model stream from POST ${this.url} ended after ${bytes} bytes without ${api ? api.streamEnd : 'a finish_reason or data: [DONE]'}${what}`,
       { code: 'truncated', where: 'llm' },
     );
   }

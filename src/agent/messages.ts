@@ -8,7 +8,7 @@ export interface SystemMessage {
 }
 export interface UserMessage {
   role: 'user';
-  /** Text, or OpenAI's content parts (text, images, files) as they are sent (design §5.2). */
+  /** Text, or OpenAI's content parts (text, images, files) as they are sent (docs/architecture.md#multimodal-user-input). */
   content: string | UserContentPart[];
 }
 export interface AssistantMessage {
@@ -18,7 +18,38 @@ export interface AssistantMessage {
   tool_calls?: ToolCall[];
   /** The step's reasoning, kept and sent back as pagent does (DeepSeek-style providers). */
   reasoning_content?: string;
+  /**
+   * The step's reasoning as the model API returned it for sending back: Anthropic's signed `thinking` and
+   * `redacted_thinking` blocks, the Responses API's `reasoning` items (with their `encrypted_content`). Each
+   * API gets back only its own kind, unchanged, in the next request; Chat Completions never sees them.
+   * Absent for Chat Completions steps.
+   */
+  reasoning_blocks?: ReasoningBlock[];
 }
+
+/** An Anthropic `thinking` block: the model's reasoning and the signature that lets it go back unchanged. */
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
+}
+/** An Anthropic `redacted_thinking` block: reasoning the provider encrypted; sent back as it came. */
+export interface RedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+}
+/**
+ * A Responses API `reasoning` item: its summaries and, when the request asked for
+ * `include: ["reasoning.encrypted_content"]`, the encrypted reasoning that a `store: false` request needs.
+ */
+export interface ReasoningItem {
+  type: 'reasoning';
+  id: string;
+  summary: Array<{ type: 'summary_text'; text: string }>;
+  encrypted_content?: string;
+}
+/** Reasoning kept for the model API that produced it (see {@link AssistantMessage.reasoning_blocks}). */
+export type ReasoningBlock = ThinkingBlock | RedactedThinkingBlock | ReasoningItem;
 export interface ToolMessage {
   role: 'tool';
   tool_call_id: string;

@@ -315,10 +315,12 @@ export class SessionSaver {
   /** One save attempt: the whole session when the stored copy is gone, else the batch. */
   private async write(sessionId: string, batch: ChatMessage[]): Promise<{ error: unknown } | undefined> {
     const { store } = this;
-    const whole = this.saveWhole;
+    const whole = this.saveWhole && store.save !== undefined;
     try {
-      if (whole && store.save) {
-        await store.save(sessionId, this.#host.session);
+      if (whole) {
+        // cleared first: a rewrite asked for while this save is under way is done by the next one
+        this.saveWhole = false;
+        await store.save!(sessionId, this.#host.session);
         this.seqs = [];
         this.tip = undefined;
       } else {
@@ -329,12 +331,11 @@ export class SessionSaver {
           this.tip = from + batch.length - 1;
         }
       }
-      // (a conversation replaced while an append was under way is still saved whole by the next save)
-      if (whole || !store.save) this.saveWhole = false;
       // the write removed the pieces of the turn in flight
       this.inFlight?.stored();
       return undefined;
     } catch (error) {
+      if (whole) this.saveWhole = true;
       return { error };
     }
   }

@@ -1,6 +1,7 @@
 /**
  * Provider presets: one function per OpenAI-compatible provider or local server, each returning an
- * {@link LLM} with that provider's default base URL (overridable with `baseURL`).
+ * {@link LLM} with that provider's default base URL (overridable with `baseURL`), and the two presets of
+ * the model APIs beyond Chat Completions: OpenAI's Responses API and Anthropic's Messages API.
  */
 import { LLM, type LLMOptions } from './llm.js';
 
@@ -14,6 +15,10 @@ export type PresetOptions = Omit<LLMOptions, 'baseURL'> & { baseURL?: string | u
 export const PRESET_BASE_URLS = {
   /** OpenAI. */
   OpenAI: 'https://api.openai.com/v1',
+  /** OpenAI's Responses API. */
+  OpenAIResponses: 'https://api.openai.com/v1',
+  /** Anthropic's Messages API. */
+  Anthropic: 'https://api.anthropic.com/v1',
   /** DeepSeek (the API also answers under `/v1`). */
   DeepSeek: 'https://api.deepseek.com',
   /** Moonshot AI / Kimi, international platform (mainland China: `https://api.moonshot.cn/v1`). */
@@ -49,6 +54,26 @@ const preset = (name: PresetName, model: string, opts: PresetOptions | undefined
 
 /** OpenAI (`https://api.openai.com/v1`). */
 export const OpenAI = (model: string, opts?: PresetOptions): LLM => preset('OpenAI', model, opts);
+/**
+ * OpenAI's Responses API (`https://api.openai.com/v1/responses`, `api: "responses"`): reasoning summaries
+ * (pass `reasoning: {effort, summary: "auto"}` in `requestKwargs` or a run's `kwargs`) and reasoning kept
+ * across tool calls. Calls are `store: false`; with `reasoning` set, the encrypted reasoning is asked for
+ * and sent back.
+ * @example
+ * const llm = OpenAIResponses('gpt-5-mini', { apiKey, requestKwargs: { reasoning: { effort: 'low', summary: 'auto' } } });
+ */
+export const OpenAIResponses = (model: string, opts?: PresetOptions): LLM => preset('OpenAIResponses', model, opts, { api: 'responses' });
+/**
+ * Anthropic's Messages API (`https://api.anthropic.com/v1/messages`, `api: "anthropic-messages"`): the key
+ * goes as `x-api-key`, with `anthropic-version: 2023-06-01` and
+ * `anthropic-dangerous-direct-browser-access: true`, the header Anthropic requires to answer a page
+ * directly (the page holds the key: use a key of your own, or one the user gave). `max_tokens` defaults to
+ * 4096 (plus the thinking budget); extended thinking is `thinking: {type: "enabled", budget_tokens}` in the
+ * kwargs, its signed blocks kept and sent back.
+ * @example
+ * const llm = Anthropic('claude-sonnet-4-5', { apiKey, requestKwargs: { thinking: { type: 'enabled', budget_tokens: 2048 } } });
+ */
+export const Anthropic = (model: string, opts?: PresetOptions): LLM => preset('Anthropic', model, opts, { api: 'anthropic-messages' });
 /** DeepSeek (`https://api.deepseek.com`); reasoning arrives as `reasoning_content`. */
 export const DeepSeek = (model: string, opts?: PresetOptions): LLM => preset('DeepSeek', model, opts);
 /** Moonshot AI / Kimi (`https://api.moonshot.ai/v1`; pass `baseURL: 'https://api.moonshot.cn/v1'` in mainland China). */

@@ -5,6 +5,8 @@
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
 import type { RunSource } from './run-controller.js';
 import type { UserContentPart } from '../agent/content-parts.js';
+import type { RemoteInterrupt } from '../agent/remote/protocol.js';
+import type { PagentError } from '../errors.js';
 
 /** A tool call the user is asked to approve (the Agent's `approve(call)` argument). */
 export interface ApprovalRequest {
@@ -19,6 +21,16 @@ export interface ChatAgentRunOptions {
   signal?: AbortSignal;
   /** Shows approve / deny buttons on the call's tool card and resolves with the user's choice. */
   approve?: (call: ApprovalRequest) => Promise<boolean> | boolean;
+  /**
+   * Shows a question of the agent (a `RemoteAgent`'s back end asked for input: an AG-UI `input_required`
+   * interrupt) in the timeline, with a form when its `responseSchema` is a flat object; resolves with the
+   * user's answer, or `undefined` when they dismissed it or the run stopped first.
+   */
+  interrupt?: (request: RemoteInterrupt, options: { signal: AbortSignal }) => Promise<unknown> | unknown;
+  /** Told each time the back end changes the shared state (a `RemoteAgent`'s `onState`): dispatched as `pagent-state`. */
+  onState?: (state: unknown) => void;
+  /** Told of each response document the agent could not decode or apply; the run goes on (the wire log marks it). */
+  onDecodeError?: (error: PagentError) => void;
   /** Shows a steered message in the timeline when the agent sends it (the Agent's `onSteer` run option). */
   onSteer?: (text: string) => void;
   /**
@@ -73,16 +85,11 @@ export class AgentRuns {
   private readonly switches = new WeakMap<ChatAgent, Promise<void>>();
 
   /**
-   * Runs `text` on the agent. It starts at once, unless a session switch is pending; an Agent still
-   * closing its previous run (saving the cut turn) answers `busy`, and the run then starts once that
-   * run has closed.
+   * Runs `text` on the agent with the element's run options. It starts at once, unless a session switch
+   * is pending; an Agent still closing its previous run (saving the cut turn) answers `busy`, and the run
+   * then starts once that run has closed.
    */
-  source(
-    agent: ChatAgent,
-    text: string | UserContentPart[],
-    approve: (call: ApprovalRequest) => Promise<boolean>,
-    extra: { onSteer?: ((text: string) => void) | undefined; retry?: boolean; continue?: boolean } = {},
-  ): RunSource {
+  source(agent: ChatAgent, text: string | UserContentPart[], options: Omit<ChatAgentRunOptions, 'signal'>): RunSource {
     let closed!: () => void;
     const before = this.whenIdle(agent, new Promise<void>((resolve) => (closed = resolve)));
     const switching = this.switches.has(agent);
@@ -99,10 +106,7 @@ export class AgentRuns {
         finished = true;
         closed();
       };
-      const runOptions: ChatAgentRunOptions = { signal, approve };
-      if (extra.onSteer) runOptions.onSteer = extra.onSteer;
-      if (extra.retry) runOptions.retry = true;
-      if (extra.continue) runOptions.continue = true;
+      const runOptions: ChatAgentRunOptions = { ...options, signal };
       const open = (): Iter => agent.events(text, runOptions)[Symbol.asyncIterator]();
       let inner: Iter | undefined = switching ? undefined : open();
       const openWhenIdle = async (): Promise<Iter | undefined> => {

@@ -21,6 +21,12 @@ export interface AnswerRendererOptions {
   taskLabel?: string;
   /** Whether TeX delimiters make math. @defaultValue true */
   math?: boolean;
+  /** Aborted when the answer is replaced: its code lines still waiting to be highlighted are dropped. */
+  signal?: AbortSignal;
+  /** Accessible name of a formula that scrolls in its box. */
+  mathLabel?: string;
+  /** Title of a formula too large to typeset. */
+  mathTooLargeLabel?: string;
 }
 
 /**

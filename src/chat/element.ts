@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, render, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { PagentError } from '../errors.js';
+import { PagentError, type WireDecodeError } from '../errors.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
 import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptions } from './agent-runs.js';
 import { createAnswerRenderer, createTextRenderer } from './answer.js';
@@ -11,6 +11,7 @@ import { isLocaleLoaded, loadLocale, resolveLocale, stringsFor, type PagentChatS
 import { renderComposer, renderSuggestions } from './parts/composer.js';
 import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
+import { ToolChunks } from './parts/tool-chunks.js';
 import type { MessageActions } from './actions/message-actions.js';
 import type { InterruptedTurns } from './interrupted/controller.js';
 import type { Tabs } from './tabs/controller.js';
@@ -24,6 +25,7 @@ import { WireLog } from './wire-log.js';
 import { FilesController, type ChatWorkspace } from './files-controller.js';
 import { createSrcClient, defaultRequestBody } from './src-client.js';
 import { AttachmentsController } from './attachments/controller.js';
+import { QuestionsController } from './questions/controller.js';
 import { messageParts } from './attachments/parts.js';
 import type { ChatAttachment } from './attachments/types.js';
 import { chatStyles } from './styles.js';
@@ -36,6 +38,7 @@ import {
   retryRun,
   retryStopped,
   setApproval,
+  showMore,
   timelineFromMessages,
   type TimelineState,
 } from './timeline.js';
@@ -55,6 +58,8 @@ export type {
   PagentChatEventMap,
   PagentErrorDetail,
   PagentEventDetail,
+  PagentStateDetail,
+  PagentUnknownEventDetail,
   PagentExportDetail,
   PagentImportDetail,
   PagentRunEndDetail,
@@ -73,6 +78,9 @@ function newSessionId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
+/** What tells a server's author about lines its stream got wrong (src/chat/decode-faults.ts), on the first one. */
+const loadDecodeFaults = lazyPart(() => import('./decode-faults.js'));
+
 /** The detail (for developers) under the card of a message nobody takes; the card's sentence is localised. */
 const NO_SOURCE = 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().';
 
@@ -89,9 +97,11 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  *   chip look (rounded, themed colours, focus ring) that the page's own styles override. They sit under the
  *   empty state's invitation, then in one horizontally scrolling row above the composer.
  * @event {CustomEvent<PagentSendDetail>} pagent-send - `{text, attachments?}`; cancelable: cancel to handle the message yourself.
- * @event {CustomEvent<PagentEventDetail>} pagent-event - `{event}` for every event the timeline receives.
+ * @event {CustomEvent<PagentEventDetail>} pagent-event - `{event}` for every known event the timeline receives (`switch (event.method)` narrows `params`).
+ * @event {CustomEvent<PagentUnknownEventDetail>} pagent-unknown-event - `{event}` for an event of a method this version does not know (`{method, params, unknown: true}`); the timeline skips it.
  * @event {CustomEvent<PagentRunEndDetail>} pagent-run-end - `{params}` of every `RunEnd` (also cancelled or failed runs).
- * @event {CustomEvent<PagentErrorDetail>} pagent-error - `{error: PagentError}` for every `RunError`.
+ * @event {CustomEvent<PagentErrorDetail>} pagent-error - `{error: PagentError}` for every `RunError`; also, once per method and field, a `WireDecodeError` (`code: "decode"`) for a line of the `src` stream that the event schema rejects (also warned on the console).
+ * @event {CustomEvent<PagentStateDetail>} pagent-state - `{state}` each time the agent's back end changes the shared state (a `RemoteAgent` over AG-UI).
  * @event {CustomEvent<PagentExportDetail>} pagent-export - `{id, format, fileName, text}` before a conversation downloads from the list; cancelable: cancel to save it yourself.
  * @event {CustomEvent<PagentImportDetail>} pagent-import - `{id, fileName}` after a file was imported from the list (it then opens).
  * @event {CustomEvent<PagentCopyDetail>} pagent-copy - `{text, role}` before a message is copied; cancelable.
@@ -102,7 +112,8 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  * @csspart empty - The empty state: a short invitation and the suggestions, until the first message.
  * @csspart message - Every message; also `user` or `answer`.
  * @csspart message-text - The text of a user message.
- * @csspart answer-text - The rendered answer.
+ * @csspart answer-text - The rendered answer (`aria-busy="true"` while a long one is still being drawn).
+ * @csspart show-more - "Show more" under an answer or reasoning too long to draw at once (2 MiB more per click).
  * @csspart code-block - A fenced code block in an answer; `copy-button` inside (top right, shown on hover or focus).
  * @csspart stopped - The mark under a cancelled run's partial answer.
  * @csspart interrupted - Under an answer a reload, crash or closed tab cut (with a store): its mark and `continue-button`.
@@ -113,7 +124,9 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  * @csspart tool-duration - The duration in a card.
  * @csspart tool-arguments - The arguments in a card.
  * @csspart tool-result - The result in a card.
+ * @csspart tool-more - Under long arguments or a long result: how much is drawn (`tool-shown`), `tool-show-more` and `tool-copy` buttons, `tool-copy-status`.
  * @csspart tool-approval - The approve / deny row; `approve-button`, `deny-button` inside.
+ * @csspart question - A question of the agent (a remote back end asking for input); also `question-<status>` (asked, answered, dismissed, cancelled). Inside: `question-title`, `question-status`, `question-message`, while asked `question-form` (with `question-submit` and `question-dismiss`), once answered `question-answer`.
  * @csspart turn - A turn boundary.
  * @csspart usage - Token usage of a run.
  * @csspart message-actions - The toolbar after a finished message: `message-copy-button`, `edit-button`, `regenerate-button`, `resend-button` (Retry of a stopped last run of `src` or `client`), `copy-failed`, and `branch-switcher` (`branch-previous`, `branch-position`, `branch-next`).
@@ -156,9 +169,11 @@ export class PagentChat extends LitElement {
   /** Builds the POST body for `src` instead of `{"message", "session_id"}`. */
   @property({ attribute: false }) body: ChatBody | undefined;
   /**
-   * An in-browser `Agent`: messages run through `agent.events(text, {signal, approve})`. Takes precedence
-   * over `client` and `src`. Calls to tools with `needsApproval` show approve / deny buttons on their card
-   * (the element's `approve` replaces the agent's own for the runs it starts).
+   * An in-browser `Agent` or a `RemoteAgent`: messages run through `agent.events(text, options)` (see
+   * `ChatAgentRunOptions`). Takes precedence over `client` and `src`. Calls to tools with `needsApproval`
+   * and a back end's approval requests show approve / deny buttons on their card, a back end's questions a
+   * form in the timeline, and its shared state changes dispatch `pagent-state` (the element's `approve` and
+   * `interrupt` replace the agent's own for the runs it starts).
    */
   @property({ attribute: false }) agent: ChatAgent | undefined;
   /** A `WireClient` (or anything with `stream(body, {signal})`): takes precedence over `src`. */
@@ -177,12 +192,21 @@ export class PagentChat extends LitElement {
   /**
    * Page-rendered tool calls: a tool name (or `*`) → `(call) => template | node`, given the call's live
    * state (`tool_call_id`, `name`, parsed `arguments`, `status`, `result`, `resultJson`, `elapsed_ms`,
-   * `approve()`, `deny()`); called again when that call's state changes. Its fields are untrusted: Lit
-   * templates escape what they interpolate. A renderer that throws gets the default card and a
-   * `pagent-error` (`code: "render"`).
+   * `approve()`, `deny()`); called again when that call's state changes. Its fields are untrusted model and
+   * tool output of any shape: check a value's type before using it (`typeof args.city === 'string'`); Lit
+   * templates escape the text they interpolate. A call whose JSON carries a key Lit reserves
+   * (`_$litType$`, `_$litDirective$`, `_$litStatic$`) is not given to the renderer. A renderer that throws,
+   * returns something other than a Lit template or a DOM node, a node already on the page, or output Lit
+   * cannot draw gets the default card for that call and one `pagent-error` (`code: "render"`); other calls
+   * and later updates are drawn as usual. The code that draws renderers is fetched once this is set; calls
+   * show the default card until it is there.
    */
   @property({ attribute: false }) renderers: ToolRenderers | undefined;
-  /** Remote images in answers load only when this returns true. */
+  /**
+   * Remote images in answers (and stored `https:` attachments) load only when this returns true. It is
+   * given the image's absolute URL as a `URL` object (http: or https: only), e.g.
+   * `(url) => url.origin === 'https://images.example'`.
+   */
   @property({ attribute: false }) allowImage: ((url: URL) => boolean) | undefined;
   /**
    * Renders TeX in answers (`$…$`, `$$…$$`, `\(…\)`, `\[…\]`) as math; `false` shows it as written. Read
@@ -291,6 +315,7 @@ export class PagentChat extends LitElement {
     ui: () => ({ strings: this.localStrings, locale: resolveLocale(this.locale), allowImage: this.allowImage, lit: { html, nothing, render } }),
   });
   private readonly filesPanel = new FilesController(this, (err) => this.reportError(err));
+  private readonly questions = new QuestionsController(this, { html, nothing }, (change) => (this.timeline = change(this.timeline)));
   private srcClient: { url: string; client: ChatClient } | undefined;
   private approvals = new Map<string, (approved: boolean) => void>();
   private readonly agentRuns = new AgentRuns();
@@ -299,7 +324,7 @@ export class PagentChat extends LitElement {
   private runLogsLines = false;
   private inheritedLang: string | null = null;
 
-  /** Feeds one event to the timeline (and re-dispatches it as `pagent-event`); the wire log shows it as a line. */
+  /** Feeds one event to the timeline (and re-dispatches it as `pagent-event`, or as `pagent-unknown-event` for an unknown method); the wire log shows it as a line. */
   push(event: WireEvent | UnknownEvent): void {
     this.rawLog.event(event);
     this.apply(event);
@@ -307,8 +332,11 @@ export class PagentChat extends LitElement {
 
   private apply(event: WireEvent | UnknownEvent): void {
     this.timeline = reduceTimeline(this.timeline, event);
+    if ('unknown' in event) {
+      this.dispatchEvent(createChatEvent('pagent-unknown-event', { event }));
+      return;
+    }
     this.dispatchEvent(createChatEvent('pagent-event', { event }));
-    if ('unknown' in event) return;
     const s = this.localStrings;
     if (event.method === 'RunError') {
       const { code, status, message } = event.params;
@@ -484,6 +512,7 @@ export class PagentChat extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     void this.loadActions();
+    this.toolChunks.update(this.renderers);
     this.focusedBefore = this.shadowRoot?.activeElement ?? null;
     if (changed.has('store')) this.sessions.setStore(this.store);
     if (changed.has('workspace')) this.filesPanel.setWorkspace(this.workspace);
@@ -579,30 +608,47 @@ export class PagentChat extends LitElement {
   private partContext(strings: PagentChatStrings): PartContext {
     const canRetry = Boolean(this.agent || this.client || this.src);
     const { allowImage, renderers } = this;
+    const renderTool = renderers ? this.toolChunks.renderTool : undefined;
+    const longText = this.toolChunks.longText;
     const c = this.cachedContext;
     const loaded = Boolean(this.attachments.state);
     const actions = `${this.actions?.stamp} ${this.interrupted?.stamp}`;
-    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && this.contextActions === actions) return c;
+    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && c.renderTool === renderTool && this.contextLongText === longText && this.contextActions === actions) return c;
+    this.contextLongText = longText;
     this.contextActions = actions;
     this.contextLoaded = loaded;
     this.contextAllowImage = allowImage;
     this.cachedContext = {
       strings,
       locale: resolveLocale(this.locale),
-      answerRenderer: (target) =>
-        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, ...(allowImage ? { allowImage } : {}) }),
+      answerRenderer: (target, signal) =>
+        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, mathLabel: strings.formula, mathTooLargeLabel: strings.formulaTooLarge, signal, ...(allowImage ? { allowImage } : {}) }),
       textRenderer: createTextRenderer,
       onApproval: (callId, approved) => this.decide(callId, approved),
       toolRenderers: renderers,
-      onRenderError: (cause, name) =>
-        this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(`The renderer of tool "${name}" failed: ${String(cause)}`, { code: 'render', where: `renderers.${name}`, cause }) })),
+      renderTool,
+      renderLongText: this.toolChunks.renderLongText,
+      onRenderError: ({ message, where }, cause) =>
+        this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(message, { code: 'render', where, cause }) })),
       onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
+      onShowMore: (key) => (this.timeline = showMore(this.timeline, key)),
       renderAttachments: (list) => this.attachments.renderMessage(list),
+      renderQuestion: (item, context) => this.questions.render(item, context),
       messageActions: (item) => this.actions?.render(item, this.cachedContext!, this.actions.canBranch),
       interrupted: (item) => this.interrupted?.render(item),
       editingKey: this.actions?.editingKey,
     };
     return this.cachedContext;
+  }
+
+  /** The options of every agent run the element starts: its approvals, questions, state and decode problems. */
+  private agentRunOptions(): Omit<ChatAgentRunOptions, 'signal'> {
+    return {
+      approve: (call) => this.requestApproval(call),
+      interrupt: (question, { signal }) => this.questions.ask(question, signal),
+      onState: (state) => this.dispatchEvent(createChatEvent('pagent-state', { state })),
+      onDecodeError: (err) => this.rawLog.problem(err),
+    };
   }
 
   private sourceFor(text: string, retry: boolean, attachments: readonly ChatAttachment[]): RunSource | undefined {
@@ -615,16 +661,22 @@ export class PagentChat extends LitElement {
         this.timeline = addSteerMessage(this.timeline, steered);
         this.scroller.jumpToLatest();
       };
-      return this.hold(this.agentRuns.source(agent, input, (call) => this.requestApproval(call), { onSteer, retry }));
+      return this.hold(this.agentRuns.source(agent, input, { ...this.agentRunOptions(), onSteer, retry }));
     }
     if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId, attachments), { signal });
     if (!src) return undefined;
     if (this.srcClient?.url !== src) {
+      // A rare path (a server's bug), so the reporter is a chunk of its own; faults keep their order.
+      let reportFault: ((err: WireDecodeError) => void) | undefined;
+      const report = (error: PagentError): boolean => this.dispatchEvent(createChatEvent('pagent-error', { error }));
       this.srcClient = {
         url: src,
         client: createSrcClient(src, {
           onLine: (line) => this.rawLog.line(line),
-          onDecodeError: (err) => this.rawLog.markError(err.message),
+          onDecodeError: (err) => {
+            this.rawLog.markError(err.message);
+            void loadDecodeFaults().then((m) => m && (reportFault ??= m.createDecodeFaultReporter(src, report))(err));
+          },
         }),
       };
     }
@@ -678,6 +730,10 @@ export class PagentChat extends LitElement {
     this.approvals.clear();
     for (const resolve of pending) resolve(false);
   }
+
+  /** The tool cards' chunks: the page's renderers, and the controls under long texts. */
+  private readonly toolChunks = new ToolChunks(this);
+  private contextLongText: ToolChunks['longText'];
 
   // ----- message actions: a chunk loaded on first render (see ./actions/message-actions.ts) -----
 
@@ -774,7 +830,7 @@ export class PagentChat extends LitElement {
       strings: () => this.localStrings,
       locale: () => resolveLocale(this.locale),
       apply: (event) => this.apply(event),
-      source: (input, options, approve) => this.agentRuns.source(this.agent!, input, approve ?? ((call) => this.requestApproval(call)), options),
+      source: (input, options, approve) => this.agentRuns.source(this.agent!, input, { ...this.agentRunOptions(), ...options, ...(approve && { approve }) }),
       run: (source) => {
         this.scroller.jumpToLatest();
         return this.runs.start(this.hold(source)).then(() => this.actions?.update());

@@ -18,9 +18,21 @@ export interface PagentSendDetail {
   /** True when the user pressed Continue (or answered an approval) on an answer a reload cut (`text` is empty). */
   continue?: boolean;
 }
-/** `pagent-event`: every event the timeline received, in order (deltas included). */
+/**
+ * `pagent-event`: every known event the timeline received, in order (deltas included). `event` is a
+ * `WireEvent`, so `switch (e.detail.event.method)` narrows `params`. Events of methods this version does
+ * not know come as `pagent-unknown-event` instead.
+ */
 export interface PagentEventDetail {
-  event: WireEvent | UnknownEvent;
+  event: WireEvent;
+}
+/**
+ * `pagent-unknown-event`: an event of a method this version does not know (from a source that yields
+ * them, such as `src`'s client: AG-UI `STATE_SNAPSHOT`, AI SDK `data-*` parts, a newer server's methods).
+ * The timeline skips it; the page may use it.
+ */
+export interface PagentUnknownEventDetail {
+  event: UnknownEvent;
 }
 /** `pagent-run-end`: a run ended (also when cancelled or failed). */
 export interface PagentRunEndDetail {
@@ -29,6 +41,13 @@ export interface PagentRunEndDetail {
 /** `pagent-error`: a run failed (`RunError`), as a {@link PagentError}. */
 export interface PagentErrorDetail {
   error: PagentError;
+}
+/**
+ * `pagent-state`: the agent's back end changed the shared state (a `RemoteAgent` over AG-UI:
+ * `STATE_SNAPSHOT` or `STATE_DELTA`). `state` is the whole state after the change, as `agent.state` holds it.
+ */
+export interface PagentStateDetail {
+  state: unknown;
 }
 
 /**
@@ -75,8 +94,10 @@ export interface PagentBranchDetail {
 export interface PagentChatEventMap {
   'pagent-send': CustomEvent<PagentSendDetail>;
   'pagent-event': CustomEvent<PagentEventDetail>;
+  'pagent-unknown-event': CustomEvent<PagentUnknownEventDetail>;
   'pagent-run-end': CustomEvent<PagentRunEndDetail>;
   'pagent-error': CustomEvent<PagentErrorDetail>;
+  'pagent-state': CustomEvent<PagentStateDetail>;
   'pagent-export': CustomEvent<PagentExportDetail>;
   'pagent-import': CustomEvent<PagentImportDetail>;
   'pagent-copy': CustomEvent<PagentCopyDetail>;

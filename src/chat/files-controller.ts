@@ -4,7 +4,8 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PagentChatStrings } from './i18n.js';
-import { renderFilesPanel, type FileView } from './parts/files-panel.js';
+import { lazyPart } from './lazy-part.js';
+import type { FileView } from './parts/files-panel.js';
 
 /** The parts of a workspace the panel uses: `createWorkspace()` fits. */
 export interface ChatWorkspace {
@@ -20,6 +21,15 @@ export class FilesController implements ReactiveController {
   private unsubscribe: (() => void) | undefined;
   private list: FileView[] = [];
   private reading = 0;
+  /** The panel's renderer: a chunk loaded once a workspace is set. */
+  private renderPanel: typeof import('./files/lazy.js').renderFilesPanel | undefined;
+  private readonly loadPanel = lazyPart(() =>
+    import('./files/lazy.js').then((m) => {
+      m.adoptFilesStyles((this.host as unknown as HTMLElement).shadowRoot);
+      this.renderPanel = m.renderFilesPanel;
+      this.host.requestUpdate();
+    }),
+  );
 
   constructor(
     private readonly host: ReactiveControllerHost & { readonly isConnected: boolean },
@@ -90,10 +100,15 @@ export class FilesController implements ReactiveController {
     await this.refresh();
   }
 
-  /** The panel, or nothing without a workspace. */
+  /** The panel, or nothing without a workspace (and until the panel's chunk has arrived). */
   render(strings: PagentChatStrings, locale: string) {
     if (!this.workspace) return undefined;
-    return renderFilesPanel(
+    const renderPanel = this.renderPanel;
+    if (!renderPanel) {
+      void this.loadPanel();
+      return undefined;
+    }
+    return renderPanel(
       { strings, files: this.list, onDownload: (p) => void this.download(p), onDelete: (p) => void this.remove(p) },
       locale,
     );

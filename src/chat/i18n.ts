@@ -35,6 +35,8 @@ export interface PagentChatStrings {
   turn: string;
   usage: string;
   stopped: string;
+  /** The button under an answer (or reasoning) too long to draw at once: it draws more of it. */
+  showMore: string;
   errorTitle: string;
   retry: string;
   /** Message actions (copy, regenerate, edit, versions). `{n}`, `{total}`: the version shown and how many there are. */
@@ -76,6 +78,10 @@ export interface PagentChatStrings {
   copyCode: string;
   /** The accessible name of a task list item's checkbox in an answer. */
   taskItem: string;
+  /** The accessible name of a formula that scrolls in its box (a very tall or wide one). */
+  formula: string;
+  /** The title of a formula too large to show (its TeX source shows instead). */
+  formulaTooLarge: string;
   /** The composer button that sends a message into the run in flight (`Agent.steer`). */
   sendNow: string;
   /** The files panel's heading (with a `workspace`). */
@@ -148,6 +154,30 @@ export interface PagentChatStrings {
   importFailed?: string;
   imported?: string;
   dropImport?: string;
+  // The strings of the agent's questions (a remote back end asking for input) come with their chunk
+  // (defaults in all three languages); set them here to override.
+  /** The heading of a question's card. */
+  question?: string;
+  /** A question's status: waiting, answered, dismissed by the user, or left unanswered when the run stopped. */
+  questionAsked?: string;
+  questionAnswered?: string;
+  questionDismissed?: string;
+  questionCancelled?: string;
+  questionSubmit?: string;
+  questionDismiss?: string;
+  /** The label of the answer field of a question that gives no form (no schema). */
+  questionAnswer?: string;
+  /** The label of the answer field of a question whose form cannot be shown as fields: the answer is typed as JSON. */
+  questionJson?: string;
+  /** Said when the typed JSON does not parse. */
+  questionJsonInvalid?: string;
+  /** A yes / no field's answer, in the answered question's summary. */
+  questionYes?: string;
+  questionNo?: string;
+  // The controls under a tool card's long arguments or result come with their chunk (defaults in all three
+  // languages); set them here to override.
+  /** How much of the text is drawn: `{shown}` characters of `{total}`. */
+  toolTextShown?: string;
   // The strings of an answer a reload, crash or closed tab cut come with their chunk (defaults in all
   // three languages); set them here to override.
   /** The mark under the interrupted answer. */
@@ -193,6 +223,7 @@ const en: PagentChatStrings = {
   turn: 'Turn {n}',
   usage: '{input} in · {output} out · {total} tokens',
   stopped: 'Stopped',
+  showMore: 'Show more',
   errorTitle: 'Something went wrong',
   retry: 'Retry',
   messageActions: 'Message actions',
@@ -228,6 +259,8 @@ const en: PagentChatStrings = {
   emptyInvitation: 'Ask anything — the answer streams in here.',
   copyCode: 'Copy code',
   taskItem: 'Task',
+  formula: 'Formula',
+  formulaTooLarge: 'This formula is too large to show.',
   sendNow: 'Send now',
   files: 'Files',
   filesEmpty: 'No files yet',

@@ -49,10 +49,28 @@ export interface MarkdownOptions {
    */
   math?: boolean;
   /**
+   * The accessible name of a formula that scrolls in its box (one taller than `min(40em, 75vh)`, or
+   * display math wider than the answer); such a box also gets a tab stop.
+   * @defaultValue 'Formula'
+   */
+  mathLabel?: string;
+  /**
+   * The title of a formula too large to typeset (one that would expand to more than 10,000 tokens, build
+   * more than 10,000 nodes or 4,500 MathML elements, or nest them more than 64 deep); it shows as its
+   * source, marked as an error.
+   * @defaultValue 'This formula is too large to show.'
+   */
+  mathTooLargeLabel?: string;
+  /**
    * The accessible name of a task list item's checkbox (its state is the checkbox's own).
    * @defaultValue 'Task'
    */
   taskLabel?: string;
+  /**
+   * Stops the stream's deferred work when aborted: code lines still waiting to be highlighted (they wait
+   * when more arrive at once than a task may tokenize, and while the highlighter loads) stay plain.
+   */
+  signal?: AbortSignal;
 }
 
 /** An incremental markdown renderer for one answer. */
@@ -72,7 +90,8 @@ export interface MarkdownStream {
 
 function createStream(root: ParentNode, doc: Document, options: MarkdownOptions): MarkdownStream {
   const stats: MarkdownStats = { charsParsed: 0, nodesCreated: 0, nodesTouched: 0 };
-  const md = new MarkdownDocument({ doc, stats, allowImage: options.allowImage }, root, {
+  const mathLabels = { formula: options.mathLabel ?? 'Formula', tooLarge: options.mathTooLargeLabel ?? 'This formula is too large to show.' };
+  const md = new MarkdownDocument({ doc, stats, allowImage: options.allowImage, signal: options.signal, mathLabels }, root, {
     copyLabel: options.copyLabel ?? 'Copy code',
     taskLabel: options.taskLabel ?? 'Task',
     math: options.math ?? true,

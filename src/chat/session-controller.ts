@@ -9,7 +9,7 @@ import type { SessionSearchHit, SessionSearchOptions } from '../store/session-se
 import type { LocaleName, PagentChatStrings } from './i18n.js';
 import type { ConversationTools } from './conversations/tools.js';
 import { lazyPart } from './lazy-part.js';
-import { renderSessionList, type SessionSummaryView } from './parts/session-list.js';
+import type { SessionSummaryView } from './parts/session-list.js';
 
 /** The parts of a session store the element uses: `createSessionStore()` fits. */
 export interface ChatStore {
@@ -74,6 +74,8 @@ export class SessionController implements ReactiveController {
   /** The messages of the conversation last opened, and their record numbers when the store gives them. */
   private shown: readonly ChatMessage[] = [];
   private shownSeqs: readonly number[] | undefined;
+  /** The list's renderer: a chunk loaded once a store is set (an element without a store never fetches it). */
+  private renderList: typeof import('./conversations/list-lazy.js').renderSessionList | undefined;
   /** Search, export and import: a chunk loaded once a store is set. */
   private tools: ConversationTools | undefined;
   private reveal: typeof import('./conversations/lazy.js').revealMessage | undefined;
@@ -122,6 +124,18 @@ export class SessionController implements ReactiveController {
     this.unsubscribe = undefined;
     this.tools?.stop();
   }
+
+  /**
+   * Loads the list's chunk once; the host renders again when it arrives. A failed fetch is tried again by a
+   * later render (see ../lazy-part.ts).
+   */
+  private readonly loadList = lazyPart(() =>
+    import('./conversations/list-lazy.js').then((m) => {
+      m.adoptListStyles((this.host as unknown as HTMLElement).shadowRoot);
+      this.renderList = m.renderSessionList;
+      this.host.requestUpdate();
+    }),
+  );
 
   /**
    * Loads the search / export / import chunk once; the host renders again when it arrives. A failed fetch
@@ -267,14 +281,19 @@ export class SessionController implements ReactiveController {
     if (neighbour && this.sessions.some((x) => x.id === neighbour.id)) this.focusAfterRender(neighbour.id, 'session-open');
   }
 
-  /** The list, or nothing without a store. */
+  /** The list, or nothing without a store (and until the list's chunk has arrived). */
   render(strings: PagentChatStrings, locale: LocaleName) {
     if (!this.store) return undefined;
     this.strings = strings;
     this.locale = locale;
     const tools = this.tools;
     if (!tools && hasTools(this.store)) void this.loadTools();
-    return renderSessionList({
+    const renderList = this.renderList;
+    if (!renderList) {
+      void this.loadList();
+      return undefined;
+    }
+    return renderList({
       tools: tools && {
         header: tools.renderHeader(),
         results: tools.renderResults(),

@@ -158,6 +158,15 @@ export const chatStyles = css`
     margin: 0;
     border-radius: 0;
   }
+  /* A long block's earlier 100-line chunks: off screen the browser skips their layout and paint (a 2 MB
+     block was laid out whole on every frame). Each is as wide as its longest line, so the paint
+     containment that comes with it clips nothing when the block scrolls sideways. */
+  .message.answer .text pre > code > div:not(:last-child) {
+    content-visibility: auto;
+    contain-intrinsic-size: auto 0px auto 100lh;
+    width: max-content;
+    min-width: 100%;
+  }
   .message.answer .text [part~='copy-button'] {
     font: inherit;
     line-height: 1.4;
@@ -502,105 +511,6 @@ export const chatStyles = css`
   .wire-line.bad {
     color: var(--_danger);
   }
-  .session-list {
-    flex: none;
-    width: 19em;
-    max-width: 40%;
-    border-right: 1px solid var(--_border);
-    overflow-y: auto;
-    padding: 6px;
-    font-size: 0.9em;
-  }
-  .session-list ul {
-    list-style: none;
-    margin: 0;
-    padding: 0;
-  }
-  .sessions-empty {
-    margin: 6px;
-    color: var(--_muted);
-  }
-  /* A row: the title over the date, the small icon buttons at the right of the date line. */
-  .session {
-    position: relative;
-    display: flex;
-    align-items: center;
-    min-height: 2.2em;
-    padding: 1px 2px;
-    border-radius: 6px;
-  }
-  .session + .session {
-    margin-top: 1px;
-  }
-  .session:hover {
-    background: var(--_surface);
-  }
-  .session[aria-current='true'] {
-    background: var(--_user-bg);
-  }
-  .session[aria-current='true'] .session-title {
-    font-weight: 600;
-  }
-  .session-open {
-    flex: 1;
-    min-width: 0;
-    display: flex;
-    flex-direction: column;
-    align-items: stretch;
-    font-size: 1em;
-    line-height: 1.35;
-    padding: 4px 6px;
-    text-align: start;
-    background: transparent;
-    color: inherit;
-    border-color: transparent;
-    border-radius: 6px;
-  }
-  .session-title {
-    white-space: nowrap;
-    overflow: hidden;
-    text-overflow: ellipsis;
-  }
-  .session-date {
-    min-height: 26px;
-    display: flex;
-    align-items: center;
-    padding-inline-end: 58px;
-    font-size: 0.82em;
-    color: var(--_muted);
-  }
-  .session input {
-    flex: 1;
-    min-width: 0;
-    margin-bottom: 28px;
-    font: inherit;
-    color: inherit;
-    background: var(--_bg);
-    border: 1px solid var(--_accent);
-    border-radius: 6px;
-    padding: 3px 6px;
-  }
-  .session-actions {
-    position: absolute;
-    inset-inline-end: 4px;
-    bottom: 3px;
-    display: flex;
-    gap: 2px;
-  }
-  .session-confirm {
-    flex: 1;
-    display: flex;
-    flex-direction: column;
-    gap: 4px;
-    padding: 4px 6px;
-  }
-  .session-confirm-text {
-    overflow-wrap: anywhere;
-  }
-  .session-confirm-actions {
-    display: flex;
-    gap: 6px;
-  }
   button.danger {
     background: var(--_danger);
     border-color: var(--_danger);
@@ -637,13 +547,6 @@ export const chatStyles = css`
     .layout {
       flex-direction: column;
     }
-    .session-list {
-      width: auto;
-      max-width: none;
-      max-height: 8.6em;
-      border-right: none;
-      border-bottom: 1px solid var(--_border);
-    }
   }
   .sr-only {
     position: absolute;
@@ -659,44 +562,6 @@ export const chatStyles = css`
       transition: none !important;
       animation: none !important;
     }
-  }
-  .files {
-    border-top: 1px solid var(--_border);
-    padding: 4px 8px;
-    max-height: 9.5em;
-    overflow: auto;
-    font-size: 0.9em;
-  }
-  .files summary {
-    cursor: pointer;
-    color: var(--_muted);
-  }
-  .files-empty {
-    margin: 4px 0;
-    color: var(--_muted);
-  }
-  .files-list {
-    list-style: none;
-    margin: 4px 0 0;
-    padding: 0;
-  }
-  .file {
-    display: flex;
-    align-items: center;
-    gap: 6px;
-    padding: 2px 0;
-  }
-  .file-path {
-    flex: 1;
-    min-width: 0;
-    overflow: hidden;
-    text-overflow: ellipsis;
-    white-space: nowrap;
-    font-family: var(--_mono);
-  }
-  .file-size {
-    color: var(--_muted);
-    white-space: nowrap;
   }
   button.icon {
     padding: 1px 8px;

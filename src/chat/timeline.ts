@@ -13,6 +13,7 @@ import type { ChatAttachment } from './attachments/types.js';
 import { splitParts } from './attachments/parts.js';
 import type { ErrorCode, StopReason, UnknownEvent, Usage, WireEvent } from '../wire/events.js';
 import { errorKind, type ErrorKind } from './error-kind.js';
+import type { RemoteInterrupt } from '../agent/remote/protocol.js';
 
 /** Streamed text kept as append-only chunks, so appending never copies what came before. */
 export interface TextBlock {
@@ -40,6 +41,8 @@ export interface ReasoningItem extends ItemBase {
   readonly kind: 'reasoning';
   readonly text: TextBlock;
   readonly streaming: boolean;
+  /** Times the reader asked to see more of a text too long to draw at once. */
+  readonly more?: number;
 }
 
 /** A block of answer text. `stopped` marks a partial answer of a cancelled run. */
@@ -48,6 +51,8 @@ export interface AnswerItem extends ItemBase {
   readonly text: TextBlock;
   readonly streaming: boolean;
   readonly stopped: boolean;
+  /** Times the reader asked to see more of a text too long to draw at once. */
+  readonly more?: number;
 }
 
 /** How far a tool call got. */
@@ -60,7 +65,7 @@ export interface ToolItem extends ItemBase {
   readonly name: string;
   /** The arguments as sent (JSON text, maybe invalid). */
   readonly arguments: string;
-  /** Indented JSON when `arguments` parsed, else `undefined` (render the raw text). */
+  /** Indented JSON when `arguments` parsed (and are not too long to indent), else `undefined` (render the raw text). */
   readonly prettyArguments: string | undefined;
   readonly status: ToolStatus;
   readonly result: string | undefined;
@@ -109,8 +114,20 @@ export interface RunEndItem extends ItemBase {
   readonly usage: UsageSummary | undefined;
 }
 
+/** How a question of the agent ended: still asked, answered, dismissed by the user, or cut by the run's end. */
+export type QuestionStatus = 'asked' | 'answered' | 'dismissed' | 'cancelled';
+
+/** A question the agent asked the user during a run (a remote back end's interrupt), and its answer. */
+export interface QuestionItem extends ItemBase {
+  readonly kind: 'question';
+  readonly question: RemoteInterrupt;
+  readonly status: QuestionStatus;
+  /** The answer as sent, once answered. */
+  readonly answer?: unknown;
+}
+
 /** One row of the timeline. */
-export type TimelineItem = UserItem | ReasoningItem | AnswerItem | ToolItem | TurnItem | ErrorItem | RunEndItem;
+export type TimelineItem = UserItem | ReasoningItem | AnswerItem | ToolItem | TurnItem | ErrorItem | RunEndItem | QuestionItem;
 
 /** The view model. */
 export interface TimelineState {
@@ -174,8 +191,15 @@ export function blockText(block: TextBlock): string {
   return block.chunks.join('');
 }
 
-/** Indented JSON of `text` when it parses as JSON, else `undefined`. */
+/**
+ * The longest arguments text shown indented: parsing and indenting takes about as long as drawing, so
+ * megabytes of arguments would block the page for the first lines of a card that draws only a slice.
+ */
+export const PRETTY_JSON_MAX = 100_000;
+
+/** Indented JSON of `text` when it parses as JSON and has at most {@link PRETTY_JSON_MAX} characters, else `undefined`. */
 export function prettyJson(text: string): string | undefined {
+  if (text.length > PRETTY_JSON_MAX) return undefined;
   try {
     return JSON.stringify(JSON.parse(text), null, 2);
   } catch {
@@ -500,6 +524,39 @@ export function setApproval(state: TimelineState, callId: string, decision?: boo
     if (decision === undefined) s.awaitingApproval.add(callId);
     else s.awaitingApproval.delete(callId);
   }
+  return s;
+}
+
+/**
+ * Adds a question of the agent to the run in flight, asked: the answer or reasoning block in flight ends,
+ * so what the agent says after it starts below it.
+ */
+export function addQuestion(state: TimelineState, question: RemoteInterrupt): TimelineState {
+  const s: Draft = { ...state, work: state.work + 1 };
+  endBlocks(s);
+  push(s, { kind: 'question', key: nextKey('q'), run: s.run, question, status: 'asked' });
+  return s;
+}
+
+/**
+ * Records how the question `key` ended. Returns the state unchanged when the timeline no longer shows it
+ * (another conversation was opened meanwhile).
+ */
+export function settleQuestion(state: TimelineState, key: string, status: QuestionStatus, answer?: unknown): TimelineState {
+  const index = state.items.findLastIndex((item) => item.key === key);
+  if (index < 0) return state;
+  const s: Draft = { ...state, work: state.work + 1 };
+  replace<QuestionItem>(s, index, { status, answer });
+  return s;
+}
+
+/** Counts one more "Show more" on the answer or reasoning block `key` (an unknown key changes nothing). */
+export function showMore(state: TimelineState, key: string): TimelineState {
+  const index = state.items.findIndex((i) => i.key === key);
+  const item = state.items[index];
+  if (item?.kind !== 'answer' && item?.kind !== 'reasoning') return state;
+  const s: Draft = { ...state, items: [...state.items], work: state.work + 1 };
+  replace<AnswerItem | ReasoningItem>(s, index, { more: (item.more ?? 0) + 1 });
   return s;
 }
 

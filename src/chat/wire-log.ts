@@ -5,6 +5,7 @@
  * trimmed in bulk so that keeping them costs O(1) per line. The drawer renders them only while open.
  */
 import { nothing, type ReactiveControllerHost } from 'lit';
+import { WireDecodeError, type PagentError } from '../errors.js';
 import { encodeEventLine } from '../wire/codec.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
 import type { PagentChatStrings } from './i18n.js';
@@ -42,6 +43,15 @@ export class WireLog {
     const last = this.lines[this.lines.length - 1];
     if (last) last.error = error;
     this.host.requestUpdate();
+  }
+
+  /**
+   * A document of an agent's response that could not be decoded or applied (a `RemoteAgent`'s
+   * `onDecodeError`): its raw text when the error has it, marked with why, as `src`'s undecodable lines are.
+   */
+  problem(error: PagentError): void {
+    this.line(error instanceof WireDecodeError ? error.line : '');
+    this.markError(error.message);
   }
 
   /** Forgets every line (a new conversation). */

@@ -18,6 +18,10 @@ export interface BlobRecord {
   version: 1;
   /** The data URL's header without the comma, e.g. `data:image/png;base64` (kept so the URL comes back exact). */
   header: string;
+  /**
+   * The bytes, typed `application/octet-stream` whatever the header says (the header alone types the data
+   * URL that comes back): a Blob typed after an attacker's `data:image/svg+xml` would render as a page.
+   */
   blob: Blob;
 }
 
@@ -99,7 +103,7 @@ export function putMessage(
         cause: err,
       });
     }
-    const record: BlobRecord = { version: 1, header, blob: new Blob([bytes], { type: header.slice(5, -7) }) };
+    const record: BlobRecord = { version: 1, header, blob: new Blob([bytes], { type: 'application/octet-stream' }) };
     store.put(record, blobKey(id, seq, i));
     content[i] = withData(content[i]!, '');
   }

@@ -6,7 +6,7 @@
  * request after it. The store refuses these on every write and import; records stored before it did are
  * read back with their unknown fields left out (see {@link storedMessage}).
  */
-import type { ChatMessage } from '../agent/messages.js';
+import type { ChatMessage, ReasoningBlock } from '../agent/messages.js';
 import { partsProblem } from '../agent/content-parts.js';
 
 type Fields = Record<string, unknown>;
@@ -16,7 +16,7 @@ const isObject = (v: unknown): v is Fields => typeof v === 'object' && v !== nul
 /** The fields each role's message has, in the shapes the agent writes (OpenAI's chat format). */
 const MESSAGE_FIELDS: Readonly<Record<string, readonly string[]>> = {
   user: ['role', 'content'],
-  assistant: ['role', 'content', 'tool_calls', 'reasoning_content'],
+  assistant: ['role', 'content', 'tool_calls', 'reasoning_content', 'reasoning_blocks'],
   tool: ['role', 'tool_call_id', 'content'],
 };
 const CALL_FIELDS = ['id', 'type', 'function'];
@@ -24,6 +24,17 @@ const FUNCTION_FIELDS = ['name', 'arguments'];
 const PART_FIELDS: Readonly<Record<string, readonly string[]>> = { text: ['type', 'text'], image_url: ['type', 'image_url'], file: ['type', 'file'] };
 const IMAGE_FIELDS = ['url', 'detail'];
 const FILE_FIELDS = ['filename', 'file_data'];
+/**
+ * The fields of each kind of kept reasoning, all strings but a `reasoning` item's `summary` and its
+ * optional `encrypted_content`. They go to the provider as they are: it checks the signatures and
+ * decrypts the encrypted content, so an edited block fails the request instead of reaching the model.
+ */
+const BLOCK_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  thinking: ['type', 'thinking', 'signature'],
+  redacted_thinking: ['type', 'data'],
+  reasoning: ['type', 'id', 'summary', 'encrypted_content'],
+};
+const SUMMARY_FIELDS = ['type', 'text'];
 
 /** A name from an untrusted file, quoted and cut short for an error message. */
 function quoted(name: string): string {
@@ -46,6 +57,31 @@ function toolCallProblem(call: unknown): string | undefined {
   }
   const extra = unknownField(call, CALL_FIELDS) ?? unknownField(fn, FUNCTION_FIELDS);
   return extra && `a tool call has ${extra}`;
+}
+
+function reasoningBlocksProblem(blocks: unknown, reading: boolean): string | undefined {
+  if (!Array.isArray(blocks)) return 'reasoning_blocks is not an array';
+  for (let i = 0; i < blocks.length; i++) {
+    const b: unknown = blocks[i];
+    const bad = `reasoning block ${i}`;
+    if (!isObject(b)) return `${bad} is not an object`;
+    const known = typeof b.type === 'string' && Object.hasOwn(BLOCK_FIELDS, b.type) ? BLOCK_FIELDS[b.type]! : undefined;
+    if (!known) return `${bad} has an unknown type`;
+    const extra = reading ? undefined : unknownField(b, known);
+    if (extra) return `${bad} has ${extra}`;
+    for (const key of known) {
+      if (key === 'summary' || (key === 'encrypted_content' && b[key] === undefined)) continue;
+      if (typeof b[key] !== 'string') return `${bad} has no string ${key}`;
+    }
+    if (b.type !== 'reasoning') continue;
+    if (!Array.isArray(b.summary)) return `${bad} has no summary list`;
+    for (const s of b.summary as unknown[]) {
+      if (!isObject(s) || s.type !== 'summary_text' || typeof s.text !== 'string') return `${bad} has a summary that is not {type: "summary_text", text}`;
+      const more = reading ? undefined : unknownField(s, SUMMARY_FIELDS);
+      if (more) return `${bad} has a summary with ${more}`;
+    }
+  }
+  return undefined;
 }
 
 function partFieldsProblem(parts: readonly unknown[]): string | undefined {
@@ -85,6 +121,10 @@ export function messageProblem(m: unknown, reading = false): string | undefined 
       if (typeof m.content !== 'string' && m.content !== null) return 'assistant content is not a string or null';
       if (m.reasoning_content !== undefined && typeof m.reasoning_content !== 'string') {
         return 'reasoning_content is not a string';
+      }
+      if (m.reasoning_blocks !== undefined) {
+        const problem = reasoningBlocksProblem(m.reasoning_blocks, reading);
+        if (problem) return problem;
       }
       if (m.tool_calls === undefined) return undefined;
       if (!Array.isArray(m.tool_calls)) return 'tool_calls is not an array';
@@ -185,6 +225,7 @@ export function storedMessage(message: ChatMessage): ChatMessage {
         out.tool_calls = message.tool_calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.function.name, arguments: c.function.arguments } }));
       }
       if (message.reasoning_content !== undefined) out.reasoning_content = message.reasoning_content;
+      if (message.reasoning_blocks !== undefined) out.reasoning_blocks = message.reasoning_blocks.map(knownBlock);
       return out;
     }
     case 'tool':
@@ -192,6 +233,14 @@ export function storedMessage(message: ChatMessage): ChatMessage {
     default:
       return message;
   }
+}
+
+function knownBlock(block: ReasoningBlock): ReasoningBlock {
+  if (block.type === 'thinking') return { type: 'thinking', thinking: block.thinking, signature: block.signature };
+  if (block.type === 'redacted_thinking') return { type: 'redacted_thinking', data: block.data };
+  const item: ReasoningBlock = { type: 'reasoning', id: block.id, summary: block.summary.map((s) => ({ type: 'summary_text', text: s.text })) };
+  if (block.encrypted_content !== undefined) item.encrypted_content = block.encrypted_content;
+  return item;
 }
 
 function knownImage(image: { url: string; detail?: unknown }): { url: string; detail?: 'auto' | 'low' | 'high' } {

@@ -1,9 +1,9 @@
 /**
  * `WireClient`: fetches a server's agent stream (NDJSON or SSE; pagent, Victor, AG-UI or the AI SDK's UI
  * message stream) and yields typed events,
- * with runs that always end (design §1) whatever the server or the network does.
+ * with runs that always end (docs/wire.md#runs-and-the-termination-contract) whatever the server or the network does.
  */
-import { createEventIterator, type DecodeStreamOptions, type EventIteratorHooks } from './decode-stream.js';
+import { createEventIterator, errorText, type ByteStream, type DecodeStreamOptions, type EventIteratorHooks } from './decode-stream.js';
 import type { DialectName } from './dialects/index.js';
 import { failedRunEvents, type UnknownEvent, type WireEvent } from './events.js';
 import type { WireFormat } from './framing.js';
@@ -56,6 +56,43 @@ export interface WireClientOptions {
    * @defaultValue false
    */
   includeUnknown?: boolean | undefined;
+  /**
+   * Reconnects after a network drop (the body's read failing, or the body ending inside a message or
+   * while a run is open), for SSE responses (`Content-Type: text/event-stream`, or `format: 'sse'`) whose
+   * server sent `id` fields: the same request (method, headers, body) is made again with `Last-Event-ID`
+   * set to the id of the last message received, after the server's `retry` (else `reconnectDelayMs`),
+   * doubling for each further consecutive attempt (at most 30 s unless `retry` asks for more), and the
+   * new response's events continue the run: no second `RunBegin`, no duplicates, no gap. At most this
+   * many consecutive reconnects; the count starts again once a resumed response delivers a message with
+   * an id. A 5xx, 408, 429 or a failed `fetch` is tried again; another status or a body that is not SSE
+   * ends the resume. A server that sends the stream again from its first id, or the `Last-Event-ID`
+   * message again, adds no duplicate: those messages are left out. Without ids, with NDJSON and with `0`,
+   * a drop ends the run with `RunError{code: "network"}` as always; so does a resume that fails, its
+   * message naming how many reconnects were made. The wait counts as silence for `idleTimeoutMs`. The
+   * server must treat a request with `Last-Event-ID` as "continue after this id" (the README shows one).
+   * @defaultValue 3
+   */
+  reconnects?: number | undefined;
+  /**
+   * The wait before the first reconnect when the server sent no `retry` field, in milliseconds (the SSE
+   * spec leaves it to the client; browsers' `EventSource` waits 3–5 s).
+   * @defaultValue 1000
+   */
+  reconnectDelayMs?: number | undefined;
+  /** Called before each reconnect's wait (e.g. to show "reconnecting in 2 s"). */
+  onReconnect?: ((info: WireReconnectInfo) => void) | undefined;
+}
+
+/** What {@link WireClientOptions.onReconnect} is told before a reconnect. */
+export interface WireReconnectInfo {
+  /** 1 for the first reconnect after a drop (or after the stream last made progress), then 2, … */
+  attempt: number;
+  /** How long the client waits before making the request. */
+  delayMs: number;
+  /** The `Last-Event-ID` the request carries. */
+  lastEventId: string;
+  /** Why: the drop, or how the previous reconnect failed. */
+  reason: string;
 }
 
 /** Per-call options of {@link WireClient.stream}. */
@@ -71,15 +108,17 @@ export type WireClientEvent<IncludeUnknown extends boolean> = IncludeUnknown ext
   ? WireEvent | UnknownEvent
   : WireEvent;
 
+/** The media type of a `Content-Type` header: lower-cased, without parameters; `''` when absent. */
+const mediaType = (contentType: string | null): string => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+
 const NDJSON_TYPES = /^(application|text)\/(x-)?(ndjson|jsonl|jsonlines|json-lines|json-seq)$/;
 
 /**
- * The framing a `Content-Type` announces: `text/event-stream` → `'sse'`; `application/x-ndjson`,
- * `application/jsonl`, `application/json-seq` and their kin → `'ndjson'`; anything else (absent,
- * `text/plain`, `application/json`, `text/html`, …) → `'auto'` (sniffed from the first bytes).
+ * The framing a media type (see `mediaType`) announces: `text/event-stream` → `'sse'`;
+ * `application/x-ndjson`, `application/jsonl`, `application/json-seq` and their kin → `'ndjson'`; anything
+ * else (none, `text/plain`, `application/json`, `text/html`, …) → `'auto'` (sniffed from the first bytes).
  */
-export function formatFromContentType(contentType: string | null): WireFormat | 'auto' {
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+export function formatFromMediaType(type: string): WireFormat | 'auto' {
   if (type === 'text/event-stream') return 'sse';
   if (NDJSON_TYPES.test(type)) return 'ndjson';
   return 'auto';
@@ -89,7 +128,7 @@ export function formatFromContentType(contentType: string | null): WireFormat | 
  * A client for a server's agent event stream: each {@link WireClient.stream} call makes one request and
  * yields its events as they arrive.
  *
- * Every failure still ends in well-formed runs (design §1), so consumers only handle events:
+ * Every failure still ends in well-formed runs (docs/wire.md#runs-and-the-termination-contract), so consumers only handle events:
  * - a non-2xx response → `RunBegin{user_input: ""}`, `RunError{code: "http", status, message}` with the
  *   server's own error text (plain text, `{"detail"}`, FastAPI 422 lists, `{"error": {"message"}}`, …),
  *   `RunEnd{stop_reason: "error"}`;
@@ -97,7 +136,8 @@ export function formatFromContentType(contentType: string | null): WireFormat | 
  *   the URL, `RunEnd{stop_reason: "error"}`; in a browser the message says which it was (nothing answers,
  *   or the server answers but refuses this page: CORS), from one body-less `no-cors` GET to the URL;
  * - the body failing, ending or stalling mid-run → `RunError{code: "network" | "truncated" | "timeout"}`
- *   + `RunEnd{stop_reason: "error"}`; a body with no decodable event at all (an HTML page served with
+ *   + `RunEnd{stop_reason: "error"}`; an SSE stream whose server sent `id` fields is resumed first
+ *   (see {@link WireClientOptions.reconnects}); a body with no decodable event at all (an HTML page served with
  *   200) → one run with `RunError{code: "decode"}`, and so is a 2xx response with no event at all (an empty
  *   body, a 204, only whitespace, only SSE comments), whose message says the response was empty;
  * - aborting `signal` or breaking out of `for await` cancels the request (the server sees the connection
@@ -140,7 +180,7 @@ export class WireClient<IncludeUnknown extends boolean = false> {
    */
   private open(body: unknown, call: WireStreamOptions): AsyncIterator<WireClientEvent<IncludeUnknown>> {
     type Event = WireClientEvent<IncludeUnknown>;
-    let inner: AsyncIterator<Event> | undefined;
+    let inner: (AsyncIterator<Event> & { readonly runOpen: boolean }) | undefined;
     let events: Event[] = [];
     let starting: Promise<void> | undefined;
     let over = false;
@@ -159,12 +199,12 @@ export class WireClient<IncludeUnknown extends boolean = false> {
         if (inner) return inner.next();
         if (events.length > 0) return Promise.resolve({ value: events.shift()!, done: false });
         if (over) return done();
-        starting ??= this.start(body, call.headers, outer, request, abortRequest).then(
+        starting ??= this.start(body, call.headers, outer, request, abortRequest, () => inner!.runOpen).then(
           (result) => {
             if (Array.isArray(result)) {
               events = result as Event[];
               close();
-            } else inner = createEventIterator(result.body, result.options, { ...result.hooks, close }) as AsyncIterator<Event>;
+            } else inner = createEventIterator(result.body, result.options, { ...result.hooks, close }) as typeof inner;
           },
           (err: unknown) => {
             close();
@@ -193,7 +233,8 @@ export class WireClient<IncludeUnknown extends boolean = false> {
     outer: AbortSignal | undefined,
     request: AbortController,
     abortRequest: () => void,
-  ): Promise<WireEvent[] | { body: ReadableStream<Uint8Array>; options: DecodeStreamOptions; hooks: EventIteratorHooks }> {
+    runOpen: () => boolean,
+  ): Promise<WireEvent[] | { body: ByteStream; options: DecodeStreamOptions; hooks: EventIteratorHooks }> {
     const options = this.options;
     const method = (options.method ?? (body === undefined ? 'GET' : 'POST')).toUpperCase();
     const headers = new Headers(options.headers);
@@ -216,15 +257,14 @@ export class WireClient<IncludeUnknown extends boolean = false> {
       response = await fetchFn.call(globalThis, this.url, init);
     } catch (err) {
       if (request.signal.aborted) return [];
-      const reason = err instanceof Error ? err.message : String(err);
       // A browser says "Failed to fetch" for an unreachable server and for CORS alike: ask which it was.
       // (only with the page's own fetch: an injected one may route requests elsewhere)
       const verdict = options.fetch ? undefined : await probeVerdict(this.url, request.signal);
       if (request.signal.aborted) return [];
-      return failedRunEvents({ code: 'network', message: networkFailureMessage(`${method} ${this.url}`, reason, verdict) });
+      return failedRunEvents({ code: 'network', message: networkFailureMessage(`${method} ${this.url}`, errorText(err), verdict) });
     }
     const sessionId = response.headers.get('X-Session-Id');
-    if (sessionId !== null && sessionId !== '') this.sessionId = sessionId;
+    if (sessionId) this.sessionId = sessionId;
 
     if (!response.ok) {
       const message = await httpFailureMessage(response);
@@ -234,27 +274,27 @@ export class WireClient<IncludeUnknown extends boolean = false> {
 
     // From here on the decoder owns cancellation: it ends an open run as cancelled on abort.
     outer?.removeEventListener('abort', abortRequest);
-    const format = (options.format ?? 'auto') === 'auto' ? formatFromContentType(response.headers.get('Content-Type')) : options.format;
-    // Design §1: a request is a request for a run, so a 2xx body without any document is a failed run.
+    const type = mediaType(response.headers.get('Content-Type'));
+    const format = (options.format ?? 'auto') === 'auto' ? formatFromMediaType(type) : options.format;
+    // docs/wire.md#runs-and-the-termination-contract: a request is a request for a run, so a 2xx body without any document is a failed run.
     let documents = 0;
     const onLine = options.onLine;
+    // the client's options (the decoder reads its own among them), with what this response settled
     const decoderOptions: DecodeStreamOptions = {
+      ...options,
       format,
       dialect:
         (options.dialect ?? 'auto') === 'auto' && response.headers.has('x-vercel-ai-ui-message-stream') ? 'ai-sdk' : options.dialect,
-      maxLineBytes: options.maxLineBytes,
       onLine: (raw) => {
         documents++;
         onLine?.(raw);
       },
-      onDecodeError: options.onDecodeError,
-      includeUnknown: options.includeUnknown,
-      idleTimeoutMs: options.idleTimeoutMs,
       signal: outer,
     };
-    let stream = response.body ?? emptyBody();
-    if (/^application\/json-seq\s*(;|$)/i.test(response.headers.get('Content-Type') ?? '')) {
-      stream = stream.pipeThrough(stripRecordSeparators());
+    let stream: ReadableStream<Uint8Array> = response.body ?? new Response('').body!;
+    if (type === 'application/json-seq') {
+      // without its module the separators stay, and each record is reported as a bad line
+      stream = await import('./json-seq.js').then((m) => stream.pipeThrough(m.stripRecordSeparators()), () => stream);
     }
     const tail = (delivered: number): WireEvent[] => {
       if (delivered > 0 || documents > 0 || outer?.aborted) return [];
@@ -263,22 +303,14 @@ export class WireClient<IncludeUnknown extends boolean = false> {
         message: `The response was empty: ${method} ${this.url} answered ${statusLine(response)} with no event in its body`,
       });
     };
-    return { body: stream, options: decoderOptions, hooks: { tail } };
+    return {
+      body:
+        format === 'sse' && options.reconnects !== 0
+          ? // without its module (the network that failed may be the page's own), drops are not resumed
+            await import('./sse-resume.js').then((m) => m.resumableSseBody(stream, this.url, init, options, runOpen), () => stream)
+          : stream,
+      options: decoderOptions,
+      hooks: { tail },
+    };
   }
-}
-
-/**
- * JSON text sequences (RFC 7464) put RS (0x1E) before each record. The byte never occurs inside UTF-8
- * multi-byte characters or valid JSON text, so dropping it leaves plain NDJSON.
- */
-function stripRecordSeparators(): TransformStream<Uint8Array, Uint8Array> {
-  return new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      controller.enqueue(chunk.includes(0x1e) ? chunk.filter((byte) => byte !== 0x1e) : chunk);
-    },
-  });
-}
-
-function emptyBody(): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
 }

@@ -88,7 +88,7 @@ export function isShortRunEnd(method: string, params: Record<string, unknown>): 
 }
 
 /**
- * Decodes one wire line strictly, like pagent's own decoder. Optional fields are forgiving (design §1):
+ * Decodes one wire line strictly, like pagent's own decoder. Optional fields are forgiving (docs/wire.md#bad-input):
  * `null` reads as absent and a mistyped optional field is left out of the event.
  *
  * @throws {WireDecodeError} for invalid JSON, a non-object, `jsonrpc` ≠ "2.0", an `id`, non-object

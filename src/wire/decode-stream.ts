@@ -18,6 +18,18 @@ export interface DecodeStreamOptions extends WireDecoderOptions {
   idleTimeoutMs?: number | undefined;
 }
 
+/** How the iterator reads a body: a `ReadableStream`'s default reader, or anything that reads like one. */
+export interface ByteReader {
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  cancel(reason?: unknown): Promise<void>;
+  releaseLock(): void;
+}
+
+/** A body the iterator reads: a `ReadableStream<Uint8Array>`, or anything with such a reader. */
+export interface ByteStream {
+  getReader(): ByteReader;
+}
+
 /**
  * A body error after which data already received was dropped: reported as a failed run even between
  * runs (a plain read error between runs adds nothing).
@@ -25,6 +37,9 @@ export interface DecodeStreamOptions extends WireDecoderOptions {
 export class DataLostError extends Error {
   override readonly name = 'DataLostError';
 }
+
+/** A {@link DataLostError}, told by its name (as `AbortError` is): only `decodeWebSocket` needs the class. */
+const isDataLost = (error: unknown): boolean => (error as Error | undefined)?.name === 'DataLostError';
 
 type Step =
   | { kind: 'chunk'; value: Uint8Array }
@@ -35,7 +50,7 @@ type Step =
 
 /**
  * Decodes a byte stream (a `fetch` body) into events as they arrive, with the run contract of
- * design §1. Reading starts at the first `next()`; the body is read only as fast as the events are
+ * docs/wire.md#runs-and-the-termination-contract. Reading starts at the first `next()`; the body is read only as fast as the events are
  * consumed. Breaking out of `for await` cancels the body. Never throws for bad input: a read error
  * ends an open run with `RunError{code: "network"}` + `RunEnd` (and, when the stream had delivered
  * nothing at all, it is reported as such a run on its own); an abort ends it as cancelled.
@@ -81,16 +96,16 @@ type Emitted = WireEvent | UnknownEvent;
  * promise, so an event costs one promise, not a generator's suspension and resumption.
  */
 export function createEventIterator(
-  body: ReadableStream<Uint8Array>,
+  body: ByteStream,
   options: DecodeStreamOptions,
   hooks: EventIteratorHooks = {},
-): AsyncIterator<Emitted> & AsyncIterable<Emitted> {
+): AsyncIterator<Emitted> & AsyncIterable<Emitted> & { readonly runOpen: boolean } {
   const { signal, idleTimeoutMs = 0, ...decoderOptions } = options;
   let queue: Emitted[] = [];
   let head = 0;
   let delivered = 0;
   const decoder = createWireDecoder({ ...decoderOptions, onEvent: (event) => void queue.push(event) });
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let reader: ByteReader | undefined;
   /** The body ended or failed, or iteration was given up: only the queue is left. */
   let over = false;
   let finished = false;
@@ -155,7 +170,7 @@ export function createEventIterator(
       else {
         const message = `Network error while reading the stream: ${errorText(step.error)}`;
         if (decoder.runOpen) decoder.fail('network', message);
-        else if (delivered + queue.length - head === 0 || step.error instanceof DataLostError) queue.push(...failedRunEvents({ code: 'network', message }));
+        else if (delivered + queue.length - head === 0 || isDataLost(step.error)) queue.push(...failedRunEvents({ code: 'network', message }));
       }
       decoder.cancel();
       if (decoder.loading) await decoder.loading;
@@ -171,7 +186,7 @@ export function createEventIterator(
     close();
   }
 
-  const iterator: AsyncIterator<Emitted> & AsyncIterable<Emitted> = {
+  const iterator: AsyncIterator<Emitted> & AsyncIterable<Emitted> & { readonly runOpen: boolean } = {
     next(): Promise<IteratorResult<Emitted, undefined>> {
       if (head < queue.length) {
         const value = queue[head++]!;
@@ -205,10 +220,15 @@ export function createEventIterator(
     [Symbol.asyncIterator]() {
       return iterator;
     },
+    /** A run is open in what was read so far (`WireClient` resumes a drop there). */
+    get runOpen() {
+      return decoder.runOpen;
+    },
   };
   return iterator;
 }
 
-function errorText(error: unknown): string {
+/** An error's message, or the thrown value as text. */
+export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,6 @@
 /**
  * The sync push decoder: bytes → documents → dialect → events, with the termination contract of
- * design §1. No timers, no I/O; the async adapters own time.
+ * docs/wire.md#runs-and-the-termination-contract. No timers, no I/O; the async adapters own time.
  */
 import { WireDecodeError } from '../errors.js';
 import type { DialectDecoder, DialectName } from './dialects/index.js';
@@ -73,10 +73,10 @@ export interface WireDecoder {
 
 type Emitted = WireEvent | UnknownEvent;
 
-/** What a cut run's `RunEnd` reports, built from the events the run emitted (design §1). */
+/** What a cut run's `RunEnd` reports, built from the events the run emitted (docs/wire.md#events: `RunEnd.content`). */
 interface RunState {
   turn: number | undefined;
-  /** The run's one `RunError`, held until the run closes (design §1: it comes right before the end). */
+  /** The run's one `RunError`, held until the run closes: it comes right before the end (docs/wire.md#runs-and-the-termination-contract). */
   error: (WireEvent & { method: 'RunError' }) | undefined;
   /** The messages joined into `error`, so a repeated one is not added twice. */
   errorMessages: Set<string>;
@@ -222,7 +222,7 @@ export function createWireDecoder(
     onDecodeError?.(err);
   }
 
-  /** A mistyped optional field was left out: reported, but the document still decoded (design §1). */
+  /** A mistyped optional field was left out: reported, but the document still decoded (docs/wire.md#bad-input). */
   function reportDropped(err: WireDecodeError): void {
     onDecodeError?.(err);
   }

@@ -36,7 +36,7 @@ export function encodeStreamHeaders(options: EncodeStreamOptions): Record<string
  * Writes events as another protocol's stream: each yielded string is one NDJSON line or one SSE message,
  * ready to write to a response.
  *
- * Runs are written whole, whatever the input does (design §1): an event outside a run is preceded by a
+ * Runs are written whole, whatever the input does (docs/wire.md#writing-other-dialects): an event outside a run is preceded by a
  * `RunBegin{user_input: ""}`; a `RunBegin` while a run is open, and the end of the input while a run is
  * open, first close that run as failed (`RunError{code: "truncated"}` + `RunEnd{stop_reason: "error"}`
  * with the partial answer), so the other side never waits on a cut run. If the input throws, the open

@@ -172,7 +172,7 @@ export const has = (p: object, key: string): boolean => Object.hasOwn(p, key);
 /**
  * Each method's fields as `name:type`, in the order they are checked. Types: `s` string, `n` finite
  * number, `b` boolean, `c` tool calls (OpenAI shape), `u` usage (object or null); an upper-case type
- * marks an optional field (design §1: `null` is absent, a wrong type is dropped and reported).
+ * marks an optional field (docs/wire.md#bad-input: `null` is absent, a wrong type is dropped and reported).
  */
 const STEP = 'content:s tool_calls:c reasoning_content:s usage:u';
 const SCHEMA_TEXT: Record<WireMethod, string> = {
@@ -240,7 +240,7 @@ function checkToolCalls(calls: unknown): string | undefined {
 /**
  * Validates `params` for `method` and returns the event (`undefined` for an unknown method), without copying or reshaping:
  * extra keys stay, `__proto__` keys stay inert own properties. Each field of the method's schema is
- * read once. Optional fields are forgiving (design §1): one that is `null` is left out as absent; one of
+ * read once. Optional fields are forgiving (docs/wire.md#bad-input): one that is `null` is left out as absent; one of
  * the wrong type is left out and reported to `onDropped` as a `WireDecodeError{reason: "invalid-params"}`
  * (the event is still returned). Only then are the params copied (shallowly), so the caller's object
  * is never changed.

@@ -26,7 +26,7 @@ const BUFFER_FULL_CODE = 4009;
  * several lines or part of one (binary frames are read as UTF-8). Listening starts at once, so frames
  * that arrive before iteration are kept; the socket may still be connecting.
  *
- * How the socket ending shows up (design §1 run contract):
+ * How the socket ending shows up (docs/wire.md#runs-and-the-termination-contract):
  * - a clean close while a run is open → `RunError{code: "truncated"}` + `RunEnd{stop_reason: "error"}`;
  *   a close between runs adds nothing;
  * - an `error` event or an abnormal close (e.g. code 1006) → `RunError{code: "network"}` (with the close

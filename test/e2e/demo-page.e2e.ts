@@ -2,7 +2,7 @@
 // URL checks, a tool that needs approval, the URL keeps source and language, the whole page themed and
 // localised, the scripted model in zh-CN and ja, a full-viewport layout on desktop and at 375 px.
 import { existsSync, mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { preview, type PreviewServer } from 'vite';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.js';
@@ -76,6 +76,30 @@ describe('your own endpoint', () => {
     // the key is in no storage: not in localStorage, not in the session store
     const stored = await page.evaluate(() => JSON.stringify(localStorage));
     expect(stored).not.toContain('sk-demo');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('speaks the API chosen in the form: Anthropic Messages with the key as x-api-key, remembered with the endpoint', async () => {
+    const { context, page, errors } = await openDemo('?source=own&lang=ja');
+    expect(await page.locator('[name=api] option[value=anthropic-messages]').textContent()).toBe('Anthropic Messages');
+    expect(await page.locator('[data-text=apiChat]').textContent()).toBe('Chat Completions（OpenAI 互換）');
+    await page.locator('[name=api]').selectOption('anthropic-messages');
+    expect(await page.locator('[name=baseURL]').getAttribute('placeholder')).toBe('https://api.anthropic.com/v1');
+    const key = `demo${Date.now().toString(36)}`;
+    await page.locator('[name=baseURL]').fill(`${inject('apiUrl')}/apis/${key}/parity-4/v1`);
+    await page.locator('[name=model]').fill('claude-sonnet-4-5');
+    await page.locator('[name=apiKey]').fill('sk-ant-demo-Q9x2LmA7vB3n');
+    await page.locator('#endpoint button[type=submit]').click();
+    await send(page, 'Hello');
+    await expect.poll(() => lastAnswer(page).textContent()).toBe('Tokyo is 21 °C.');
+    const recorded = (await (await fetch(`${inject('apiUrl')}/apis/attempts/${key}`)).json()) as { requests: Array<{ headers: Record<string, string> }> };
+    expect(recorded.requests.map((r) => [r.headers['x-api-key'], r.headers['anthropic-version'], r.headers['authorization']])).toEqual([['sk-ant-demo-Q9x2LmA7vB3n', '2023-06-01', undefined]]);
+    // a reload brings the endpoint back with its API (the key stays unstored)
+    await page.reload();
+    await page.waitForSelector('body[data-ready]');
+    expect(await page.locator('[name=api]').inputValue()).toBe('anthropic-messages');
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain('sk-ant-demo');
     expect(errors).toEqual([]);
     await context.close();
   });

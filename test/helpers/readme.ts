@@ -1,4 +1,4 @@
-/** The README's code blocks, for tests that run or compile them as written. */
+/** The code blocks of the README (and of other Markdown files), for tests that run or compile them as written. */
 import { readFileSync } from 'node:fs';
 
 export const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -13,10 +13,15 @@ export interface CodeBlock {
   section: string;
 }
 
-/** Every fenced code block, in order. */
+/** Every fenced code block of the README, in order. */
 export function codeBlocks(): CodeBlock[] {
+  return codeBlocksOf(README);
+}
+
+/** Every fenced code block of a Markdown text (a page of docs/, say), in order. */
+export function codeBlocksOf(markdown: string): CodeBlock[] {
   const blocks: CodeBlock[] = [];
-  const lines = README.split('\n');
+  const lines = markdown.split('\n');
   let section = '';
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;

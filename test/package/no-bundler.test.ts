@@ -1,30 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { extname, normalize, sep } from 'node:path';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.js';
-import { installPacked } from '../helpers/packed.js';
+import { createHash } from 'node:crypto';
+import { installPacked, ROOT } from '../helpers/packed.js';
 import { codeBlock } from '../helpers/readme.js';
 import { startStaticServer, type StaticRoute } from '../helpers/static-server.js';
 import { encodeEventLine } from '../../src/wire/codec.js';
 import type { WireEvent } from '../../src/wire/events.js';
 
 // The README's Quick start pasted into a plain HTML page: no bundler, no import map. The page loads
-// pagent-chat.bundle.js from the packed package (standing in for the CDN URL) under a strict CSP with
-// Trusted Types, and talks to a scripted wire server that follows the README's server contract.
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "require-trusted-types-for 'script'",
-  'trusted-types lit-html',
-].join('; ');
+// pagent-chat.bundle.js from the packed package (standing in for the CDN URL) under the README's strict CSP
+// with Trusted Types, and talks to a scripted wire server that follows the README's server contract.
+const CSP = codeBlock('Content Security Policy', 'text')
+  .code.replace(/^Content-Security-Policy:/, '')
+  .replace(/\s+/g, ' ')
+  .trim();
 
 const STEP = { content: '', tool_calls: [], reasoning_content: '', usage: null };
 const ANSWER = 'Streamed **without a bundler**:\n\n```js\nconsole.log("hi");\n```\n\n- one\n- two\n\nSee [the docs](https://example.com/docs).';
@@ -245,5 +240,60 @@ describe('a cross-origin src', () => {
     expect(problems).toEqual([]);
     await close();
     await api.close();
+  });
+});
+
+/** Serves the repository's node_modules under /deps/: the module build's dependencies, for an import map. */
+const depsRoute: StaticRoute = async (_req, res, url) => {
+  if (!url.pathname.startsWith('/deps/')) return false;
+  const root = join(ROOT, 'node_modules');
+  const path = normalize(join(root, decodeURIComponent(url.pathname.slice('/deps/'.length))));
+  if (!path.startsWith(root + sep)) return void res.writeHead(403).end(), true;
+  const body = await readFile(path).catch(() => undefined);
+  if (!body) return void res.writeHead(404).end(), true;
+  res.writeHead(200, { 'Content-Type': extname(path) === '.js' ? 'text/javascript; charset=utf-8' : 'application/octet-stream' }).end(body);
+  return true;
+};
+
+/** The module build's bare imports, resolved the way a CDN's import map would. */
+const IMPORT_MAP = JSON.stringify({
+  imports: {
+    lit: '/deps/lit/index.js',
+    'lit/': '/deps/lit/',
+    'lit-html': '/deps/lit-html/lit-html.js',
+    'lit-html/': '/deps/lit-html/',
+    'lit-element/': '/deps/lit-element/',
+    '@lit/reactive-element': '/deps/@lit/reactive-element/reactive-element.js',
+    '@lit/reactive-element/': '/deps/@lit/reactive-element/',
+    'idb-keyval': '/deps/idb-keyval/dist/index.js',
+    'eventsource-parser': '/deps/eventsource-parser/dist/index.js',
+  },
+});
+
+describe('an image attachment under the README policy', () => {
+  const png = readFile(new URL('../fixtures/images/pixel.png', import.meta.url));
+  // the import map is the one inline script: the policy allows it by its hash, and nothing else changes
+  const mapHash = `'sha256-${createHash('sha256').update(IMPORT_MAP).digest('base64')}'`;
+  const builds = [
+    ['the bundle', '<script type="module" src="/pagent-web/dist/pagent-chat.bundle.js"></script>', CSP],
+    ['the module build', `<script type="importmap">${IMPORT_MAP}</script><script type="module" src="/pagent-web/dist/pagent-chat.js"></script>`, CSP.replace("script-src 'self'", `script-src 'self' ${mapHash}`)],
+  ] as const;
+
+  it.each(builds)('%s: the preview, the sent thumbnail and the viewer show it with no violation', async (_, script, csp) => {
+    const html = `<!doctype html><html><head><meta charset="utf-8">${script}</head><body><pagent-chat src="/api/chat"></pagent-chat></body></html>`;
+    const bodies: unknown[] = [];
+    const { page, problems, close } = await open(html, [chatRoute(bodies), depsRoute], csp);
+    await expect.poll(() => page.evaluate(() => customElements.get('pagent-chat') !== undefined)).toBe(true);
+    await page.locator('pagent-chat input[type="file"]').setInputFiles({ name: 'pixel.png', mimeType: 'image/png', buffer: await png });
+    const loaded = (selector: string) => page.locator(selector).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth);
+    await expect.poll(() => loaded('pagent-chat [part~="attachment-preview"] img')).toBe(2);
+    await send(page, 'What is this?');
+    await expect.poll(() => page.locator('pagent-chat [part~="answer-text"]').count()).toBe(1);
+    await expect.poll(() => loaded('pagent-chat [part~="attachment-thumb"] img')).toBe(2);
+    await page.locator('pagent-chat [part~="attachment-thumb"]').click();
+    await expect.poll(() => loaded('pagent-chat dialog[open] img')).toBe(2);
+    expect((bodies[0] as { content: unknown[] }).content).toHaveLength(2);
+    expect(problems).toEqual([]);
+    await close();
   });
 });

@@ -43,11 +43,22 @@ describe('size budgets (min+gzip of a one-line import, esbuild)', () => {
     for (const lazy of ['src/wire/http-error.ts', 'src/wire/network-probe.ts', 'src/agent/hooks.ts', 'src/wire/stream-writer.ts']) expect(agent).not.toContain(lazy);
   });
 
-  it('loads what an agent needs only for saving, tool calls, failed responses, redirects and JSON answers on use', async () => {
+  it("keeps the element's optional panels out of its first load: the conversation list, the files panel, the question form", async () => {
+    const element = await measureSize(SIZE_ENTRIES.find((e) => e.name.startsWith('pagent-chat.js'))!, 'src');
+    const loadedAtOnce = element.modules.map((m) => m.path);
+    expect(loadedAtOnce).toContain('src/chat/element.ts');
+    for (const lazy of ['src/chat/parts/session-list.ts', 'src/chat/conversations/list-styles.ts', 'src/chat/parts/files-panel.ts', 'src/chat/files/styles.ts', 'src/chat/questions/render.ts']) {
+      expect(existsSync(new URL(`../../${lazy}`, import.meta.url)), lazy).toBe(true);
+      expect(loadedAtOnce).not.toContain(lazy);
+    }
+  });
+
+  it('loads what an agent needs only for saving, tool calls, failed responses, redirects, JSON answers and the Responses and Messages APIs on use', async () => {
     const agent = await measureSize(SIZE_ENTRIES.find((e) => e.name === 'Agent + LLM + tool + Session')!, 'src');
     const loadedAtOnce = agent.modules.map((m) => m.path);
     expect(loadedAtOnce).toContain('src/agent/agent.ts');
-    for (const name of ['persistence.ts', 'tool-call.ts', 'llm-http-failure.ts', 'llm-redirect.ts', 'llm-json-body.ts']) {
+    const apiModules = ['responses-api.ts', 'responses-request.ts', 'responses-reader.ts', 'anthropic-api.ts', 'anthropic-request.ts', 'anthropic-reader.ts', 'data-url.ts'];
+    for (const name of ['persistence.ts', 'tool-call.ts', 'llm-http-failure.ts', 'llm-redirect.ts', 'llm-json-body.ts', ...apiModules]) {
       // (a renamed module would pass the check below without this one)
       expect(existsSync(new URL(`../../src/agent/${name}`, import.meta.url)), name).toBe(true);
       expect(loadedAtOnce.filter((path) => path.endsWith(`/${name}`))).toEqual([]);

@@ -6,6 +6,7 @@ import { llmRoutes } from './llm.js';
 import { replayRoutes } from './replay.js';
 import { mcpRoutes } from './mcp.js';
 import { remoteRoutes } from './remote.js';
+import { modelApiRoutes } from './model-apis.js';
 
 /** A route handler: returns false when the path is not its own. */
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> | boolean;
@@ -23,7 +24,8 @@ export const CORS_HEADERS = {
 //   /replay/* test/server/replay.ts (the provider captures behind the pagent corpus, for parity)
 //   /mcp/*    test/server/mcp.ts    (MCP servers built with the official server SDK; own CORS)
 //   /remote/* test/server/remote.ts (an AI SDK route and an AG-UI agent that hold conversations)
-const handlers: RouteHandler[] = [wireRoutes, llmRoutes, replayRoutes, mcpRoutes, remoteRoutes];
+//   /apis/*   test/server/model-apis.ts (scripted Chat Completions, Responses and Anthropic Messages servers)
+const handlers: RouteHandler[] = [wireRoutes, llmRoutes, replayRoutes, mcpRoutes, remoteRoutes, modelApiRoutes];
 
 /** Routes shared by the globalSetup server and the same-origin Vite middleware. */
 export async function handleTestRoute(req: IncomingMessage, res: ServerResponse): Promise<boolean> {

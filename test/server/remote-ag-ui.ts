@@ -7,7 +7,8 @@
  *   "You are in <result>." when the next input carries the result;
  * - "delete <path>": proposes `delete_file` and interrupts (`tool_call`) for approval; the resume runs it
  *   (`{approved: true}`) or not; "confirm": a `confirmation` interrupt; "ask me": an `input_required`
- *   interrupt with a form schema; "expired": an interrupt that expired an hour ago;
+ *   interrupt with a form schema; "ask for an address": an `input_required` interrupt whose schema nests an
+ *   object (the resume is answered "Got <payload as JSON>."); "expired": an interrupt that expired an hour ago;
  * - "count": a `STATE_SNAPSHOT` of the input state's `count` + 1 then a `STATE_DELTA`; "bad patch": a
  *   delta that cannot apply; "snapshot": a `MESSAGES_SNAPSHOT` that drops the conversation's first turn;
  * - "slow": a slow answer;
@@ -31,6 +32,8 @@ interface OpenInterrupt {
   reason: string;
   toolCallId?: string;
   path?: string;
+  /** Answered with the payload as JSON. */
+  echo?: boolean;
 }
 
 /** Interrupts each thread waits on, as a checkpointing framework keeps them. */
@@ -77,6 +80,8 @@ function runEvents(input: ReturnType<typeof RunAgentInputSchema.parse>): { event
         events.push(...say(`${runId}-m`, entry.status === 'cancelled' ? 'No answer.' : payload === true ? 'Confirmed.' : 'Not confirmed.'));
       } else if (entry.status === 'cancelled') {
         events.push(...say(`${runId}-m`, 'Cancelled.'));
+      } else if (interrupt.echo) {
+        events.push(...say(`${runId}-m`, `Got ${JSON.stringify(payload)}.`));
       } else {
         const p = payload as Record<string, unknown>;
         events.push(...say(`${runId}-m`, `Thanks, ${String(p['name'])} (${String(p['age'])}, ${String(p['color'])}, subscribed: ${String(p['subscribe'])}).`));
@@ -140,6 +145,14 @@ function runEvents(input: ReturnType<typeof RunAgentInputSchema.parse>): { event
       required: ['name'],
     };
     return { events: [started, finished({ outcome: { type: 'interrupt', interrupts: [{ id: `${runId}-int`, reason: 'input_required', message: 'Who are you?', responseSchema }] } })] };
+  }
+  if (/ask for an address/i.test(said)) {
+    pending.set(threadId, [{ id: `${runId}-int`, reason: 'input_required', echo: true }]);
+    const responseSchema = {
+      type: 'object',
+      properties: { name: { type: 'string' }, address: { type: 'object', properties: { city: { type: 'string' } } } },
+    };
+    return { events: [started, finished({ outcome: { type: 'interrupt', interrupts: [{ id: `${runId}-int`, reason: 'input_required', message: 'Where do you live?', responseSchema }] } })] };
   }
   if (/expired/i.test(said)) {
     pending.set(threadId, [{ id: `${runId}-int`, reason: 'confirmation' }]);

@@ -5,7 +5,8 @@
  * - "weather in <city>" calls the server tool `get_weather`, then answers with its result;
  * - "where am i" calls `get_location`, a tool the route declares without `execute` (the page runs it);
  * - "delete <path>" calls `delete_file`, which needs the user's approval before the route runs it;
- * - "slow" streams its answer slowly; "[reject]" makes the route answer 400;
+ * - "slow" streams its answer slowly; "[reject]" makes the route answer 400; "[reject once]" answers 400 to
+ *   the first request of its chat that carries it, and as usual afterwards (a cause that goes away);
  * - anything else: `Heard "<text>". Earlier: <earlier user texts>; answers: <n>; files: <types>.`
  * Every request is logged per chat id with whether it passed the SDK's validation.
  *
@@ -35,6 +36,9 @@ export interface AiSdkRequestLog {
 }
 
 export const aiSdkLogs = new Map<string, AiSdkRequestLog[]>();
+
+/** Chats whose "[reject once]" was refused already. */
+const rejectedOnce = new Set<string>();
 
 export const routeTools = {
   get_weather: tool({
@@ -127,6 +131,10 @@ export async function aiSdkRoute(request: Request): Promise<Response> {
   }
   const lastUser = messages.filter((m) => m.role === 'user').at(-1);
   if (textOf(lastUser?.content).includes('[reject]')) return Response.json({ error: 'The back end rejected this message' }, { status: 400 });
+  if (textOf(lastUser?.content).includes('[reject once]') && !rejectedOnce.has(id)) {
+    rejectedOnce.add(id);
+    return Response.json({ error: 'The back end is busy: send it again' }, { status: 400 });
+  }
   let calls = 0;
   const model = new MockLanguageModelV3({
     doStream: async ({ prompt }) => {

@@ -56,6 +56,126 @@ export interface CloseRecord {
   code?: number;
 }
 
+/**
+ * A resumable SSE run, given as `?s=<JSON>` on /wire/resumable/<key>: how the server behaves on each
+ * request for that run (the first request, then each reconnect).
+ */
+export interface ResumableScript {
+  /** The run's documents (each the data of one SSE message), or a corpus file (`pagent/text.ndjson`) whose lines are. */
+  docs?: string[];
+  corpus?: string;
+  /**
+   * Per request: after how many messages of that response the connection goes (after half of the next
+   * message, cut inside its line); absent: the response is not cut. After one message or more the server
+   * holds there until `POST /wire/resumable-drop/<key>`: a browser discards what it had not read yet when
+   * a connection fails, so the test says when it has the events.
+   */
+  dropAfter?: Array<number | null>;
+  /** How it goes: a TCP reset, or a clean end of the response. @defaultValue 'destroy' */
+  dropWith?: 'destroy' | 'end';
+  /** Cut between messages rather than inside one. */
+  dropAtBoundary?: boolean;
+  /** A `retry` field at the start of each response. */
+  retry?: number;
+  /** Put `id` fields on the messages. @defaultValue true */
+  ids?: boolean;
+  /**
+   * What a request with `Last-Event-ID` gets: the messages after it (as a resumable server does), that
+   * message again too (an off-by-one), or the whole run again (a server that ignores the header).
+   * @defaultValue 'after'
+   */
+  replay?: 'after' | 'inclusive' | 'all';
+  /** Per request: the status (0: the connection is reset before any response). @defaultValue 200 */
+  status?: Array<number | null>;
+  /** Per request: the Content-Type. @defaultValue 'text/event-stream' */
+  contentType?: Array<string | null>;
+  /** Write NDJSON lines (no ids, no SSE) instead. */
+  ndjson?: boolean;
+  /** End the last message without its blank line (some servers do). */
+  noFinalBlankLine?: boolean;
+}
+
+/** What the resumable route saw of one request. */
+export interface ResumableRequest {
+  method: string;
+  lastEventId: string | null;
+  body: string;
+  /** The request's x-* headers. */
+  headers: Record<string, string>;
+}
+
+/** The runs of /wire/resumable: each message kept with its id, as a server that can resume keeps them. */
+const resumableRuns = new Map<string, { messages: Array<{ id: string; data: string }>; requests: ResumableRequest[] }>();
+/** Responses of /wire/resumable held at their cut, by run key; and drops asked for before the cut came. */
+const heldForDrop = new Map<string, () => void>();
+const dropsAsked = new Set<string>();
+
+async function playResumable(req: IncomingMessage, res: ServerResponse, key: string, script: ResumableScript): Promise<void> {
+  const body = req.method === 'POST' ? await readBody(req) : '';
+  let run = resumableRuns.get(key);
+  if (!run) {
+    const corpus = (script.corpus ?? 'pagent/text.ndjson').split('/');
+    if (!corpus.every((segment) => SAFE_SEGMENT.test(segment))) throw new Error(`bad corpus path ${script.corpus}`);
+    const docs = script.docs ?? readFileSync(`${fixtures}${corpus.join('/')}`, 'utf8').split('\n').filter((l) => l !== '');
+    run = { messages: docs.map((data, i) => ({ id: String(i + 1), data })), requests: [] };
+    resumableRuns.set(key, run);
+  }
+  const lastEventId = req.headers['last-event-id'];
+  const n = run.requests.length;
+  run.requests.push({
+    method: req.method ?? '',
+    lastEventId: typeof lastEventId === 'string' ? lastEventId : null,
+    body,
+    headers: Object.fromEntries(Object.entries(req.headers).filter((e): e is [string, string] => e[0].startsWith('x-') && typeof e[1] === 'string')),
+  });
+  const status = script.status?.[n] ?? 200;
+  if (status === 0) {
+    req.socket.destroy();
+    return;
+  }
+  if (status !== 200) {
+    res.writeHead(status, { ...CORS_HEADERS, 'Content-Type': 'application/json' }).end(JSON.stringify({ detail: `refused request ${n + 1}` }));
+    return;
+  }
+  req.socket.setNoDelay(true);
+  res.writeHead(200, { ...CORS_HEADERS, 'Cache-Control': 'no-cache', 'Content-Type': script.contentType?.[n] ?? (script.ndjson ? 'application/x-ndjson' : 'text/event-stream') });
+  res.flushHeaders();
+  let from = 0;
+  if (typeof lastEventId === 'string' && script.replay !== 'all') {
+    from = run.messages.findIndex((m) => m.id === lastEventId) + (script.replay === 'inclusive' ? 0 : 1);
+  }
+  const frame = (m: { id: string; data: string }, first: boolean): string => {
+    if (script.ndjson) return `${m.data}\n`;
+    const retry = first && script.retry !== undefined ? `retry: ${script.retry}\n` : '';
+    const blank = script.noFinalBlankLine && m === run.messages.at(-1) ? '' : '\n';
+    return `${retry}${script.ids === false ? '' : `id: ${m.id}\n`}data: ${m.data}\n${blank}`;
+  };
+  const dropAfter = script.dropAfter?.[n] ?? undefined;
+  const messages = run.messages.slice(from);
+  for (const [i, message] of messages.entries()) {
+    if (i > 0) await new Promise((r) => setImmediate(r));
+    if (res.destroyed) return;
+    const text = frame(message, i === 0);
+    if (i === dropAfter) {
+      if (i > 0 && !dropsAsked.delete(key)) {
+        await new Promise<void>((resolve) => {
+          heldForDrop.set(key, resolve);
+          res.on('close', resolve);
+        });
+        heldForDrop.delete(key);
+        if (res.destroyed) return;
+      }
+      if (!script.dropAtBoundary) res.write(Buffer.from(text, 'utf8').subarray(0, Math.ceil(Buffer.byteLength(text) / 2)));
+      await sleep(20);
+      if (script.dropWith === 'end') res.end();
+      else req.socket.destroy();
+      return;
+    }
+    res.write(text);
+  }
+  res.end();
+}
+
 const records = new Map<string, CloseRecord>();
 const recordedBodies = new Map<string, string[]>();
 const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url));
@@ -171,6 +291,10 @@ function json(res: ServerResponse, value: unknown, status = 200): void {
  * - `GET /wire/echo` / `POST /wire/echo`: one pagent run whose `user_input` is the JSON of the request's
  *   method, body and headers (x-*, accept, content-type);
  * - `POST /wire/recorded/<key>?s=[…]`: records the body and plays the request's script; `GET` lists the bodies;
+ * - `GET|POST /wire/resumable/<key>?s=<JSON>`: the run `<key>` as SSE messages with ids, resumed after a
+ *   request's `Last-Event-ID` (a {@link ResumableScript} says where each request is cut);
+ *   `POST /wire/resumable-drop/<key>`: the response held at its cut goes; `GET /wire/resumable-log/<key>`:
+ *   the {@link ResumableRequest}s it got, oldest first;
  * - `GET /wire/closes?id=`: the {@link CloseRecord} of a scripted connection (`{}` when unknown).
  */
 export const wireRoutes: RouteHandler = async (req, res, url) => {
@@ -222,6 +346,22 @@ export const wireRoutes: RouteHandler = async (req, res, url) => {
     bodies.push(await readBody(req));
     const scripts = JSON.parse(url.searchParams.get('s') ?? '[]') as WireScript[];
     await play(req, res, scripts[Math.min(bodies.length, scripts.length) - 1] ?? {});
+    return true;
+  }
+  if (route.startsWith('resumable/')) {
+    await playResumable(req, res, route.slice('resumable/'.length), JSON.parse(url.searchParams.get('s') ?? '{}') as ResumableScript);
+    return true;
+  }
+  if (route.startsWith('resumable-drop/')) {
+    const key = route.slice('resumable-drop/'.length);
+    const release = heldForDrop.get(key);
+    if (release) release();
+    else dropsAsked.add(key);
+    json(res, {});
+    return true;
+  }
+  if (route.startsWith('resumable-log/')) {
+    json(res, resumableRuns.get(route.slice('resumable-log/'.length))?.requests ?? []);
     return true;
   }
   if (route === 'closes') {

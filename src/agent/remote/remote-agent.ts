@@ -10,7 +10,7 @@ import { WireClient } from '../../wire/client.js';
 import { encodeStream } from '../../wire/encode-stream.js';
 import type { ParamsOf, StopReason, ToolCall, UnknownEvent, WireEvent } from '../../wire/events.js';
 import type { AgentStore, WireOptions } from '../agent.js';
-import { inputText, type UserContentPart, type UserInput } from '../content-parts.js';
+import { hasDataImage, inputText, sendableMessages, type UserContentPart, type UserInput } from '../content-parts.js';
 import { Conversation } from '../conversation.js';
 import { runEndOf, textOf } from '../run-results.js';
 import type { ToolHooks } from '../hooks.js';
@@ -474,7 +474,10 @@ export class RemoteAgent {
       let body: Record<string, unknown>;
       let headers: HeadersInit | undefined;
       try {
-        body = this.requestBody(protocol, run, trigger, trigger === 'submit' ? edited : undefined);
+        const history = this.conversation.session.messages;
+        // only a request that carries a data: image waits for the check of its bytes
+        const sent = hasDataImage(history) ? await sendableMessages(history) : history;
+        body = this.requestBody(protocol, run, sent, trigger, trigger === 'submit' ? edited : undefined);
         const given = this.options.headers;
         headers = typeof given === 'function' ? await given() : given;
       } catch (err) {
@@ -582,12 +585,18 @@ export class RemoteAgent {
   }
 
   /**
-   * The body of the next request: the protocol's, with the page's `body` option applied. A turn still
-   * open (its calls wait for the back end's answer to the questions about them) goes with it as it
-   * stands; it joins the conversation once those calls have their results.
+   * The body of the next request (`history`: the conversation as it may be sent): the protocol's, with
+   * the page's `body` option applied. A turn still open (its calls wait for the back end's answer to the
+   * questions about them) goes with it as it stands; it joins the conversation once those calls have
+   * their results.
    */
-  private requestBody(protocol: RemoteProtocol, run: RunState, trigger: 'submit' | 'regenerate' | 'continue', edited: number | undefined): Record<string, unknown> {
-    const history = this.conversation.session.messages;
+  private requestBody(
+    protocol: RemoteProtocol,
+    run: RunState,
+    history: readonly ChatMessage[],
+    trigger: 'submit' | 'regenerate' | 'continue',
+    edited: number | undefined,
+  ): Record<string, unknown> {
     const body = protocol.body({
       threadId: this.sessionId,
       messages: run.merge ? [...history, ...turnMessages(run, undefined)] : history,

@@ -1,20 +1,26 @@
 /**
- * Turns files into content parts for the model: images scaled down to `maxImageSide` (decoded with
- * `createImageBitmap`, EXIF orientation applied, drawn on an `OffscreenCanvas`), text-like files as text
- * parts with their name, other files as `file` parts. Files of a type `accept` does not list, over
- * `maxAttachmentBytes`, past the message's `maxTotalAttachmentBytes` or unreadable are refused with a
- * sentence naming them; the others are still added.
+ * Turns files into content parts for the model. A file's bytes, not its declared type, make it an image:
+ * PNG, JPEG, GIF, WebP and AVIF are scaled down to `maxImageSide` (decoded with `createImageBitmap`, EXIF
+ * orientation applied, drawn on an `OffscreenCanvas`); another file declared as an image that the browser
+ * decodes (a BMP) is redrawn as PNG. Text-like files (SVG included: its source, never a picture) become text
+ * parts with their name, other files `file` parts. Files of a type `accept` does not list, over
+ * `maxAttachmentBytes`, past the message's `maxTotalAttachmentBytes` or unreadable (a file declared as an
+ * image that no image decoder reads, e.g. HTML named `photo.png`) are refused with a sentence naming them;
+ * the others are still added.
  */
 import type { PagentChatStrings } from '../i18n.js';
 import type { UserContentPart } from '../../agent/content-parts.js';
+import { rasterType, type RasterType } from '../../agent/raster-type.js';
+import { displayName } from '../display-name.js';
+import { imageObjectUrl } from './object-url.js';
 import { attachmentStrings, fill as format, formatSize, FILE_OPEN } from './strings.js';
 import type { AttachmentOptions, ChatAttachment } from './types.js';
 
 /** Image types every provider preset that takes images accepts as they are. */
-const SENT_AS_IS = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
-const TEXT_TYPES = /^(text\/|application\/(json|ld\+json|x-ndjson|xml|javascript|x-javascript|typescript|x-sh|x-yaml|yaml|toml|sql|x-python))/;
+const SENT_AS_IS = new Set<RasterType>(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
+const TEXT_TYPES = /^(text\/|image\/svg\+xml|application\/(json|ld\+json|x-ndjson|xml|javascript|x-javascript|typescript|x-sh|x-yaml|yaml|toml|sql|x-python))/;
 const TEXT_EXTENSIONS = new Set(
-  ('md markdown txt text csv tsv json jsonl ndjson xml yaml yml toml ini cfg conf log html htm css scss js mjs cjs ts tsx jsx ' +
+  ('md markdown txt text csv tsv json jsonl ndjson xml svg yaml yml toml ini cfg conf log html htm css scss js mjs cjs ts tsx jsx ' +
     'py rb go rs java kt kts c h cc cpp hpp cs php sh bash zsh sql swift lua r pl tex rst vue svelte dart scala').split(' '),
 );
 
@@ -39,7 +45,7 @@ export function accepts(file: Pick<File, 'name' | 'type'>, accept: string): bool
     .some((t) => t !== '' && (t.startsWith('.') ? name.endsWith(t) : t.endsWith('/*') ? type.startsWith(t.slice(0, -1)) : type === t));
 }
 
-/** True for files sent as text: `text/*`, JSON, XML, YAML, scripts, or a known source/text extension. */
+/** True for files sent as text: `text/*`, JSON, XML, SVG, YAML, scripts, or a known source/text extension. */
 export function isTextLike(file: Pick<File, 'name' | 'type'>): boolean {
   return TEXT_TYPES.test(file.type.toLowerCase()) || TEXT_EXTENSIONS.has(extension(file.name));
 }
@@ -48,11 +54,6 @@ function base64(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; i += 0x6000) out += btoa(String.fromCharCode(...bytes.subarray(i, i + 0x6000)));
   return out;
-}
-
-/** A `data:` URL of the bytes. */
-export async function toDataUrl(blob: Blob, type: string): Promise<string> {
-  return `data:${type};base64,${base64(new Uint8Array(await blob.arrayBuffer()))}`;
 }
 
 /** The EXIF orientation (1–8) of a JPEG, or 1 when it has none. */
@@ -83,30 +84,31 @@ export function jpegOrientation(bytes: Uint8Array): number {
   return 1;
 }
 
-/** What {@link prepareImage} made: the part's data URL and the pixel size sent. */
+/** What {@link prepareImage} made: the part's data URL, the bytes sent and their pixel size. */
 export interface PreparedImage {
   url: string;
+  bytes: Uint8Array<ArrayBuffer>;
   width: number;
   height: number;
   scaled: boolean;
 }
 
 /**
- * The image as sent: the file itself when it is a PNG, JPEG, WebP or GIF within `maxSide` whose pixels
- * need no turning, else redrawn (EXIF orientation applied) at most `maxSide` pixels on its longer side, as
- * JPEG (quality 0.9) for a JPEG and PNG for anything else (transparency kept).
+ * The image as sent: the bytes themselves when they are a PNG, JPEG, WebP or GIF (`type`, from
+ * {@link rasterType}) within `maxSide` whose pixels need no turning, else redrawn (EXIF orientation applied)
+ * at most `maxSide` pixels on its longer side, as JPEG (quality 0.9) for a JPEG and PNG for anything else
+ * (transparency kept).
  *
  * @throws when the browser cannot decode the image.
  */
-export async function prepareImage(file: Blob, maxSide: number): Promise<PreparedImage> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const bitmap = await createImageBitmap(new Blob([bytes], { type: file.type }), { imageOrientation: 'from-image' });
+export async function prepareImage(bytes: Uint8Array<ArrayBuffer>, type: RasterType | undefined, maxSide: number): Promise<PreparedImage> {
+  const bitmap = await createImageBitmap(new Blob([bytes], { type: type ?? '' }), { imageOrientation: 'from-image' });
   try {
     const { width, height } = bitmap;
     const scale = Math.min(1, maxSide / Math.max(width, height));
-    const turned = file.type === 'image/jpeg' && jpegOrientation(bytes) > 1;
-    if (scale === 1 && SENT_AS_IS.has(file.type) && !turned) {
-      return { url: `data:${file.type};base64,${base64(bytes)}`, width, height, scaled: false };
+    const turned = type === 'image/jpeg' && jpegOrientation(bytes) > 1;
+    if (scale === 1 && type && SENT_AS_IS.has(type) && !turned) {
+      return { url: `data:${type};base64,${base64(bytes)}`, bytes, width, height, scaled: false };
     }
     const w = Math.max(1, Math.round(width * scale));
     const h = Math.max(1, Math.round(height * scale));
@@ -114,9 +116,9 @@ export async function prepareImage(file: Blob, maxSide: number): Promise<Prepare
     const context = canvas.getContext('2d')!;
     context.imageSmoothingQuality = 'high';
     context.drawImage(bitmap, 0, 0, w, h);
-    const type = file.type === 'image/jpeg' ? 'image/jpeg' : 'image/png';
-    const blob = await canvas.convertToBlob({ type, quality: 0.9 });
-    return { url: await toDataUrl(blob, type), width: w, height: h, scaled: true };
+    const sentType = type === 'image/jpeg' ? 'image/jpeg' : 'image/png';
+    const sent = new Uint8Array(await (await canvas.convertToBlob({ type: sentType, quality: 0.9 })).arrayBuffer());
+    return { url: `data:${sentType};base64,${base64(sent)}`, bytes: sent, width: w, height: h, scaled: true };
   } finally {
     bitmap.close();
   }
@@ -129,16 +131,19 @@ const sentBytes = (part: UserContentPart): number =>
 /** One file as an attachment. @throws when it cannot be read (or decoded, for images and text). */
 async function prepareFile(file: File, options: AttachmentOptions): Promise<ChatAttachment> {
   const base = { name: file.name, type: file.type, size: file.size };
-  if (file.type.startsWith('image/')) {
-    const image = await prepareImage(file, options.maxImageSide);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const raster = rasterType(bytes);
+  if (raster || (file.type.startsWith('image/') && !isTextLike(file))) {
+    const image = await prepareImage(bytes, raster, options.maxImageSide);
     const part: UserContentPart = { type: 'image_url', image_url: { url: image.url } };
-    return { ...base, kind: 'image', part, url: URL.createObjectURL(file) };
+    // the bubble shows the original when it is a raster image, else the PNG it was redrawn as
+    return { ...base, kind: 'image', part, url: imageObjectUrl(raster ? bytes : image.bytes) };
   }
   if (isTextLike(file)) {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return { ...base, kind: 'text', part: fileTextPart(file.name, text) };
   }
-  const part: UserContentPart = { type: 'file', file: { filename: file.name, file_data: await toDataUrl(file, file.type || 'application/octet-stream') } };
+  const part: UserContentPart = { type: 'file', file: { filename: file.name, file_data: `data:${file.type || 'application/octet-stream'};base64,${base64(bytes)}` } };
   return { ...base, kind: 'file', part };
 }
 
@@ -158,7 +163,7 @@ export async function prepareFiles(
   const errors: string[] = [];
   let total = pending.reduce((sum, a) => sum + sentBytes(a.part), 0);
   for (const file of files) {
-    const values = { name: file.name, size: formatSize(file.size, locale), max: formatSize(options.maxAttachmentBytes, locale) };
+    const values = { name: displayName(file.name), size: formatSize(file.size, locale), max: formatSize(options.maxAttachmentBytes, locale) };
     if (!accepts(file, options.accept)) {
       errors.push(format(s.attachmentUnsupported, values));
       continue;

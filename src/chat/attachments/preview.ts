@@ -1,9 +1,12 @@
 /**
  * Renderers for attachments: the composer's previews of files waiting to be sent (thumbnail or file chip,
  * name, size, a remove button each) with the sentences about refused files, and the attachments of a
- * sent message (thumbnails that open larger, file chips). Names are untrusted: text bindings in `<bdi>`.
+ * sent message (thumbnails that open larger, file chips). Names are untrusted: text bindings in `<bdi>`,
+ * their bidirectional controls made visible. Only raster image bytes show as an image (see
+ * `./object-url.ts`); any other "image" is a file chip.
  */
 import type { TemplateResult } from 'lit';
+import { displayName } from '../display-name.js';
 import type { AttachmentUi } from './state.js';
 import { attachmentStrings, fill, formatSize, FILE_OPEN } from './strings.js';
 import type { ChatAttachment } from './types.js';
@@ -16,6 +19,7 @@ export function describePart(a: ChatAttachment): { name: string; size: number } 
   if (a.name !== '') return { name: a.name, size: a.size };
   const part = a.part;
   if (part.type === 'file') return { name: part.file.filename, size: dataBytes(part.file.file_data) };
+  if (part.type === 'image_url' && part.image_url.url.startsWith('data:')) return { name: '', size: dataBytes(part.image_url.url) };
   if (part.type === 'text') {
     const end = part.text.indexOf('">\n');
     if (end > 0 && part.text.endsWith('\n</file>')) {
@@ -27,9 +31,12 @@ export function describePart(a: ChatAttachment): { name: string; size: number } 
 }
 
 /** The name shown for an attachment (`image` for a pasted or stored image without one). */
-const nameOf = (a: ChatAttachment, fallback: string): string => describePart(a).name || fallback;
+const nameOf = (a: ChatAttachment, fallback: string): string => displayName(describePart(a).name) || fallback;
 
-/** A displayable URL for an image attachment: its own blob: URL, one made from its data, or an allowed https URL. */
+/**
+ * A displayable URL for an image attachment: its own blob: URL, one made from its data when that is a
+ * raster image, or an allowed https URL; else `undefined` (a file chip).
+ */
 function imageUrl(a: ChatAttachment, ui: AttachmentUi): string | undefined {
   if (a.part.type !== 'image_url') return undefined;
   const url = a.part.image_url.url;
@@ -86,9 +93,10 @@ export function renderAttachments(list: readonly ChatAttachment[], ui: Attachmen
           </button>
         </li>`;
       }
+      const size = describePart(a).size;
       return html`<li part="attachment-chip" class="attachment-chip">
         ${fileIcon}<span class="attachment-name"><bdi>${name}</bdi></span>
-        ${describePart(a).size > 0 ? html`<span class="attachment-size">${formatSize(describePart(a).size, ui.locale)}</span>` : nothing}
+        ${size > 0 ? html`<span class="attachment-size">${formatSize(size, ui.locale)}</span>` : nothing}
       </li>`;
     })}
   </ul>`;

@@ -1,5 +1,5 @@
 /** The attachment previews', chips' and viewer's styles: adopted by the shadow root when the chunk loads. */
-let sheet: CSSStyleSheet | undefined;
+import { createStyleAdopter } from '../adopt-styles.js';
 
 const styles = `
   .drop-target {
@@ -39,11 +39,4 @@ const styles = `
 `;
 
 /** Adds the attachment styles to the element's shadow root (once). */
-export function adoptStyles(root: ShadowRoot | null): void {
-  if (!root) return;
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(styles);
-  }
-  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-}
+export const adoptStyles = createStyleAdopter(styles);

@@ -13,7 +13,10 @@ export interface ChatAttachment {
   readonly kind: 'image' | 'text' | 'file';
   /** The content part sent to the model. */
   readonly part: UserContentPart;
-  /** A `blob:` URL of the original image for display, created (and revoked) by the element. */
+  /**
+   * A `blob:` URL to show the image with, created (and revoked) by the element: of the original when its
+   * bytes are a PNG, JPEG, GIF, WebP or AVIF (typed by them), else of the PNG it was redrawn as.
+   */
   readonly url?: string | undefined;
 }
 

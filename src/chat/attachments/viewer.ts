@@ -1,8 +1,9 @@
 /**
  * The enlarged view of an image attachment: a modal `<dialog>` (focus moves into it, Escape and the close
- * button close it, a click outside the image too), labelled with the file's name; focus returns to the
- * thumbnail that opened it.
+ * button close it, a click outside the image too), labelled with the file's name (bidirectional controls
+ * made visible); focus returns to the thumbnail that opened it. Only a raster image opens it.
  */
+import { displayName } from '../display-name.js';
 import type { AttachmentUi } from './state.js';
 import { imageUrl } from './preview.js';
 import { attachmentStrings } from './strings.js';
@@ -14,7 +15,7 @@ export function openViewer(root: ShadowRoot, a: ChatAttachment, ui: AttachmentUi
   if (!url) return Promise.resolve();
   const s = attachmentStrings(ui.locale, ui.strings);
   const { html, render } = ui.lit;
-  const name = a.name === '' ? s.image : a.name;
+  const name = displayName(a.name) || s.image;
   const opener = root.activeElement as HTMLElement | null;
   const dialog = document.createElement('dialog');
   dialog.className = 'viewer';

@@ -11,7 +11,7 @@ export function fileNameFor(title: string, ext: string): string {
   const cleaned = title
     .normalize('NFC')
     // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f-\u009f<>:"/\\|?*\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ')
+    .replace(/[\u0000-\u001f\u007f-\u009f<>:"/\\|?*\u061c\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ')
     .replace(/\s+/g, ' ')
     .replace(/^[\s.]+|[\s.]+$/g, '');
   const cut = Array.from(cleaned).slice(0, MAX).join('').replace(/[\s.]+$/, '');

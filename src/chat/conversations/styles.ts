@@ -1,5 +1,5 @@
 /** The search field's, results' and import's styles: adopted by the shadow root when the chunk loads. */
-let sheet: CSSStyleSheet | undefined;
+import { createStyleAdopter } from '../adopt-styles.js';
 
 const styles = `
   .conv-tools {
@@ -31,11 +31,4 @@ const styles = `
 `;
 
 /** Adds the tools' styles to a shadow root (once). */
-export function adoptStyles(root: ShadowRoot | null): void {
-  if (!root) return;
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(styles);
-  }
-  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-}
+export const adoptStyles = createStyleAdopter(styles);

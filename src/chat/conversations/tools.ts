@@ -10,6 +10,7 @@ import { conversationToMarkdown } from '../../store/session-markdown.js';
 import { formatByteSize } from '../byte-size.js';
 import type { LocaleName, PagentChatStrings } from '../i18n.js';
 import { conversationStrings, fill, markdownLabels, type ConversationStrings } from './strings.js';
+import { displayName } from '../display-name.js';
 import { download, fileNameFor } from './file-name.js';
 
 /** The store calls the tools use; each is optional on the element's `store`. */
@@ -212,7 +213,7 @@ export class ConversationTools {
     const { html, nothing } = this.owner.lit;
     const { before, match, after } = hit.snippet;
     const marked = html`${before}<mark>${match}</mark>${after}`;
-    const title = hit.title || this.owner.strings().untitled;
+    const title = displayName(hit.title || this.owner.strings().untitled);
     return html`<li
       part="search-hit"
       class="session search-hit"

@@ -68,7 +68,7 @@ export class CodeBlockView {
     // The class carries the info word as CommonMark renders it; only a plain name is shown as the label.
     setAttribute(this.cx, this.code, 'class', `language-${language}`);
     if (LANGUAGE.test(language)) appendText(this.cx, this.label, language);
-    this.highlight = createLineHighlight(language, this.code);
+    this.highlight = createLineHighlight(language, this.code, this.cx.signal);
   }
 
   /** Appends text of the current line (no line end). */

@@ -33,14 +33,14 @@ function loadEngine(): Promise<Engine> {
 
 /**
  * The highlighting of one code block: finished lines go to the language's tokenizer, queued until it
- * has loaded (and dropped when the language is not one we know).
+ * has loaded (and dropped when the language is not one we know); `signal` drops the lines still waiting.
  */
-export function createLineHighlight(language: string, code: HTMLElement): LineHighlight {
+export function createLineHighlight(language: string, code: HTMLElement, signal?: AbortSignal): LineHighlight {
   let queue: Array<[Text | null, number, number]> | null = [];
   let sink: LineSink | null = null;
   let plain = false;
   loadEngine()
-    .then((m) => m.createLineSink(language, code))
+    .then((m) => m.createLineSink(language, code, signal))
     .then(
       (s) => {
         sink = s;

@@ -11,6 +11,7 @@
  */
 import { StringStream, type StreamParser } from '@codemirror/streamparser';
 import type { LineSink } from './highlight.js';
+import { sliceScheduler, type SliceJob } from '../slices/scheduler.js';
 
 /** Work counters of the highlighter, for tests and benchmarks. */
 export const highlightStats = {
@@ -155,8 +156,13 @@ const HIGHLIGHT_CSS = `:host, :root { ${tokens(LIGHT)} }
 :host([theme='dark']) { ${tokens(DARK)} }
 ${Object.keys(LIGHT).map((name) => `.pagent-hl-${name} { color: var(--_hl-${name}); }`).join('\n')}`;
 
-/** Loads the language's tokenizer and returns the sink for one code block's lines (`null`: not a language we know). */
-export async function createLineSink(word: string, code: HTMLElement): Promise<LineSink | null> {
+/**
+ * Loads the language's tokenizer and returns the sink for one code block's lines (`null`: not a language
+ * we know). A line is tokenized at once while the task has budget left (a streamed line); lines past it (a
+ * stored block of thousands of lines, or all those that waited for this chunk) wait in the slice queue and
+ * are tokenized a slice per task, in order, showing plain until then; `signal` drops those still waiting.
+ */
+export async function createLineSink(word: string, code: HTMLElement, signal?: AbortSignal): Promise<LineSink | null> {
   const language = highlightLanguage(word);
   if (language === undefined) return null;
   let mode = loaded.get(language);
@@ -169,45 +175,74 @@ export async function createLineSink(word: string, code: HTMLElement): Promise<L
   const state = parser.startState?.(2) ?? null;
   let styled = false;
   let broken = false;
-  return {
-    line(node, offset, end = node?.length ?? 0) {
-      if (broken) return;
-      if (!styled) styled = adoptStyles(code.getRootNode());
-      stats.linesTokenized += 1;
-      const text = node ? node.data.slice(offset, end) : '';
-      if (text === '' || node === null) {
-        parser.blankLine?.(state, 2);
-        return;
+  const waiting: Array<[Text | null, number, number]> = [];
+  let head = 0;
+  const job: SliceJob = {
+    get pending() {
+      return head < waiting.length && !signal?.aborted;
+    },
+    run() {
+      while (head < waiting.length && sliceScheduler.left > 0 && !signal?.aborted) {
+        const [node, offset, end] = waiting[head]!;
+        waiting[head++] = [null, 0, 0];
+        sliceScheduler.spend(cost(offset, end));
+        tokenize(node, offset, end);
       }
-      if (text.length > MAX_LINE) return;
-      const stream = new StringStream(text, 4, 2);
-      // [highlight name or '', end offset] of each run of the line
-      const runs: Array<[string, number]> = [];
-      let current = '';
-      let stuck = 0;
-      try {
-        while (!stream.eol()) {
-          stream.start = stream.pos;
-          const style = parser.token(stream, state);
-          if (stream.pos === stream.start) {
-            if (++stuck > 8) break; // a tokenizer that stops advancing: the rest of the line stays plain
-            continue;
-          }
-          stuck = 0;
-          const name = (style && classOf(style)) || '';
-          if (name !== current && stream.start > 0) runs.push([current, stream.start]);
-          current = name;
-        }
-      } catch {
-        broken = true; // a tokenizer fault: the rest of the block stays plain
-        return;
-      }
-      runs.push([current, text.length]);
-      if (runs.every(([name]) => name === '')) return;
-      replaceLine(node, offset, end, runs);
+      if (head === waiting.length) waiting.length = head = 0;
     },
   };
+  return {
+    line(node, offset, end = node?.length ?? 0) {
+      if (signal?.aborted) return;
+      if (head === waiting.length && sliceScheduler.tryNow(cost(offset, end))) {
+        tokenize(node, offset, end);
+        return;
+      }
+      waiting.push([node, offset, end]);
+      sliceScheduler.enqueue(job, signal);
+    },
+  };
+
+  function tokenize(node: Text | null, offset: number, end: number): void {
+    if (broken) return;
+    if (!styled) styled = adoptStyles(code.getRootNode());
+    stats.linesTokenized += 1;
+    const text = node ? node.data.slice(offset, end) : '';
+    if (text === '' || node === null) {
+      parser.blankLine?.(state, 2);
+      return;
+    }
+    if (text.length > MAX_LINE) return;
+    const stream = new StringStream(text, 4, 2);
+    // [highlight name or '', end offset] of each run of the line
+    const runs: Array<[string, number]> = [];
+    let current = '';
+    let stuck = 0;
+    try {
+      while (!stream.eol()) {
+        stream.start = stream.pos;
+        const style = parser.token(stream, state);
+        if (stream.pos === stream.start) {
+          if (++stuck > 8) break; // a tokenizer that stops advancing: the rest of the line stays plain
+          continue;
+        }
+        stuck = 0;
+        const name = (style && classOf(style)) || '';
+        if (name !== current && stream.start > 0) runs.push([current, stream.start]);
+        current = name;
+      }
+    } catch {
+      broken = true; // a tokenizer fault: the rest of the block stays plain
+      return;
+    }
+    runs.push([current, text.length]);
+    if (runs.every(([name]) => name === '')) return;
+    replaceLine(node, offset, end, runs);
+  }
 }
+
+/** A line's share of a task's budget: its characters and its line end (so blank lines count too). */
+const cost = (start: number, end: number): number => end - start + 1;
 
 /** Replaces the line `[offset, end)` of `node` by its runs; text before and after it stays as it is. */
 function replaceLine(node: Text, offset: number, end: number, runs: Array<[string, number]>): void {

@@ -9,7 +9,7 @@ import { MAX_EMAIL, type Inline } from './inlines.js';
 /** Inline elements (emphasis, links, code) nest at most this deep; deeper ones render their content only. */
 export const MAX_INLINE_DEPTH = 32;
 import { normalizeUri } from './syntax.js';
-import { renderMath } from './math.js';
+import { renderMath, type MathLabels } from './math.js';
 
 /** Deterministic work counters of a markdown stream, for tests and benchmarks. */
 export interface MarkdownStats {
@@ -27,6 +27,10 @@ export interface DomContext {
   readonly stats: MarkdownStats;
   /** Whether an image at this (resolved, already allowed by scheme) URL may load. */
   readonly allowImage: ((url: URL) => boolean) | undefined;
+  /** Aborted when the document is dropped: its deferred work (highlighting) stops. */
+  readonly signal: AbortSignal | undefined;
+  /** The words formulas may show. */
+  readonly mathLabels: MathLabels;
 }
 
 const ALLOWED_SCHEMES = new Set(['http:', 'https:', 'mailto:']);

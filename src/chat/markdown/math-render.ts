@@ -1,14 +1,15 @@
 /**
  * The TeX renderer (a lazily loaded chunk): Temml turns a formula into MathML, which Chromium, Firefox and
  * Safari lay out natively (no fonts or CSS to download). Formulas are untrusted: Temml's `trust` stays off
- * (no `\href`, `\url`, `\html…`: they render as inert error text), macro expansion and sizes are capped,
- * no state is shared between formulas (a fresh macro table each), the MathML is built as DOM (never parsed
- * from markup) and any link or script-bearing attribute is dropped all the same. An invalid formula shows
- * its source, marked, with the error as its title.
+ * (no `\href`, `\url`, `\html…`: they render as inert error text), the work of a formula is bounded
+ * (`math-budget.ts`: expanded tokens, nodes built, MathML elements and their depth), no state is shared between
+ * formulas (a fresh macro table each), the MathML is built as DOM (never parsed from markup) and any link
+ * or script-bearing attribute is dropped all the same. An invalid formula shows its source, marked, with
+ * the error as its title. A formula taller than its box scrolls inside it.
  */
-import temml from 'temml';
+import { buildMathTree, MathTooLargeError } from './math-budget.js';
+import type { MathLabels } from './math.js';
 
-const OPTIONS = { throwOnError: true, trust: false, strict: false, maxExpand: 300, maxSize: [20, 200] as [number, number], annotate: true };
 /** Typeset formulas by source, copied on reuse (a streaming tail renders the same formula again). */
 const cache = new Map<string, Element | Error>();
 const CACHE_SIZE = 256;
@@ -22,14 +23,12 @@ export const mathStats = {
 const UNSAFE_ATTRIBUTE = /^(?:on|href$|xlink:href$|src$|action$|formaction$)/i;
 
 function typeset(tex: string, display: boolean): Element | Error {
-  const box = document.createElement('span');
+  let math: Element;
   try {
-    temml.render(tex, box, { ...OPTIONS, displayMode: display, macros: {} });
+    math = buildMathTree(tex, display).toNode();
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
-  const math = box.firstElementChild;
-  if (!math) return new Error('empty formula');
   for (const el of [math, ...math.querySelectorAll('*')]) {
     for (const { name, value } of [...el.attributes]) {
       if (UNSAFE_ATTRIBUTE.test(name) || /javascript:|url\(/i.test(value)) el.removeAttribute(name);
@@ -38,10 +37,20 @@ function typeset(tex: string, display: boolean): Element | Error {
   return math;
 }
 
-// An error's quiet mark, and display math that scrolls rather than widening the answer; put into the
-// formula's shadow root (or document) once, after the span has been placed.
+// An error's quiet mark, and boxes for formulas too wide or too tall: display math scrolls sideways in its
+// span rather than widening the answer, and a formula taller than MAX_HEIGHT scrolls in its span (inline
+// math's span then becomes an inline block). Only such a formula scrolls vertically: the glyphs of
+// ordinary ones (an integral sign) reach a few pixels past their box, which would make every one scroll.
+// Display math is cut at MAX_HEIGHT by CSS alone; scrolling, and inline math's box, come once the formula
+// has been measured (before it is painted). Put into the formula's shadow root (or document) once, after
+// the span has been placed.
+const MAX_HEIGHT_EM = 40;
+const MAX_HEIGHT_VH = 75;
+const MAX_HEIGHT = `min(${MAX_HEIGHT_EM}em, ${MAX_HEIGHT_VH}vh)`;
 const CSS_TEXT = `[part~='math-error'] { text-decoration: underline dotted var(--_danger, #b3261e); text-underline-offset: 3px; cursor: help; }
-[part~='math-display'] { display: block; overflow-x: auto; overflow-y: hidden; }`;
+[part~='math-display'] { display: block; overflow-x: auto; overflow-y: hidden; max-height: ${MAX_HEIGHT}; }
+[part~='math'][data-tall] { overflow-y: auto; }
+[part~='math'][data-tall]:not([part~='math-display']) { display: inline-block; max-height: ${MAX_HEIGHT}; vertical-align: middle; }`;
 let sheet: CSSStyleSheet | undefined;
 const styled = new WeakSet<Node>();
 function adoptStyles(span: HTMLElement): void {
@@ -81,8 +90,49 @@ function copySource(event: ClipboardEvent): void {
   event.preventDefault();
 }
 
-/** Fills `span` with the formula's MathML, or marks it as an error (its text stays the source). */
-export function typesetInto(span: HTMLElement, tex: string, display: boolean, source: string): void {
+// A formula that scrolls gets a tab stop, so a keyboard can scroll it too, and a name; only then: most
+// formulas fit and need no tab stop. Watched from the moment it is placed (a narrower answer can make a
+// wide formula scroll later) until it leaves the document (one dropped before it was ever placed, as a
+// streaming tail's are, is never watched). Display math is watched through its span, inline math through
+// its <math> (an inline span has no size of its own to watch).
+let observer: ResizeObserver | undefined;
+const spanLabels = new WeakMap<Element, string>();
+function updateScrolling(entries: ResizeObserverEntry[]): void {
+  for (const { target } of entries) {
+    if (!target.isConnected) {
+      observer!.unobserve(target);
+      continue;
+    }
+    const span = target instanceof HTMLElement ? target : target.parentElement!;
+    const math = span.firstElementChild!;
+    const limit = Math.min(MAX_HEIGHT_EM * parseFloat(getComputedStyle(span).fontSize), (MAX_HEIGHT_VH / 100) * innerHeight);
+    const tall = math.getBoundingClientRect().height > limit + 1;
+    span.toggleAttribute('data-tall', tall);
+    const scrolls = tall || (span === target && span.scrollWidth > span.clientWidth + 1);
+    if (scrolls === span.hasAttribute('tabindex')) continue;
+    if (scrolls) {
+      span.setAttribute('tabindex', '0');
+      span.setAttribute('role', 'group');
+      span.setAttribute('aria-label', spanLabels.get(span) ?? '');
+    } else {
+      for (const name of ['tabindex', 'role', 'aria-label']) span.removeAttribute(name);
+    }
+  }
+}
+function watchScrolling(span: HTMLElement, display: boolean, label: string): void {
+  queueMicrotask(() => {
+    if (!span.isConnected) return;
+    observer ??= new ResizeObserver(updateScrolling);
+    spanLabels.set(span, label);
+    observer.observe(display ? span : span.firstElementChild!);
+  });
+}
+
+/**
+ * Fills `span` with the formula's MathML, or marks it as an error (its text stays the source); `labels`
+ * name a formula that scrolls in its box and a formula too large to typeset.
+ */
+export function typesetInto(span: HTMLElement, tex: string, display: boolean, source: string, labels: MathLabels): void {
   const key = (display ? 'D' : 'I') + tex;
   let result = cache.get(key);
   if (result === undefined) {
@@ -95,9 +145,10 @@ export function typesetInto(span: HTMLElement, tex: string, display: boolean, so
   if (result instanceof Error) {
     if (span.firstChild === null) span.append(source);
     span.setAttribute('part', `${span.getAttribute('part') ?? 'math'} math-error`);
-    span.title = result.message;
+    span.title = result instanceof MathTooLargeError ? labels.tooLarge : result.message;
     return;
   }
   span.setAttribute('data-source', source);
   span.replaceChildren(result.cloneNode(true));
+  watchScrolling(span, display, labels.formula);
 }

@@ -3,7 +3,9 @@ import type { PagentChatStrings } from '../i18n.js';
 import type { RendererFactory } from './stream-text.js';
 import type { ChatAttachment } from '../attachments/types.js';
 import type { ToolRenderers } from './tool-renderers.js';
-import type { AnswerItem, RunEndItem, UserItem } from '../timeline.js';
+import type { RendererFailure } from './renderer-failure.js';
+import type { ToolTextPart } from './tool-text.js';
+import type { AnswerItem, QuestionItem, RunEndItem, ToolItem, UserItem } from '../timeline.js';
 
 /** Shared by every timeline part renderer. */
 export interface PartContext {
@@ -18,14 +20,25 @@ export interface PartContext {
   readonly onApproval: (callId: string, approved: boolean) => void;
   /** The page's tool renderers, if any. */
   readonly toolRenderers?: ToolRenderers | undefined;
-  /** Told when a tool renderer threw (the default card shows instead). */
-  readonly onRenderError?: (error: unknown, name: string) => void;
+  /** Draws a tool row through `toolRenderers` (from their chunk, once it is loaded; the default card until then). */
+  readonly renderTool?: ((item: ToolItem, ctx: PartContext) => unknown) | undefined;
+  /**
+   * "Show more" and Copy under a card's text longer than one slice (from their chunk, once it is loaded;
+   * `undefined` until then, and asking for it fetches the chunk).
+   */
+  readonly renderLongText?: (text: string, part: ToolTextPart, ctx: PartContext, json?: boolean) => unknown;
+  /** Told when a tool renderer failed (the default card shows instead), with what it threw, if anything. */
+  readonly onRenderError?: (failure: RendererFailure, cause: unknown) => void;
   /** Re-runs the failed run of an error card, in place; absent when the element has no source to run against. */
   readonly onRetry: ((errorKey: string) => void) | undefined;
   /** The action row (or editor) under a finished user message or answer; absent when there is none. */
   readonly messageActions?: (item: UserItem | AnswerItem) => unknown;
   /** The key of the user message being edited (its bubble gives way to the editor). */
   readonly editingKey?: string | undefined;
+  /** A question of the agent, with its form while it is asked (the question chunk renders it). */
+  readonly renderQuestion?: (item: QuestionItem, ctx: PartContext) => unknown;
+  /** Draws more of the answer or reasoning `key`, too long to draw at once. */
+  readonly onShowMore?: (key: string) => void;
   /** The attachments of a sent message (thumbnails and file chips). */
   readonly renderAttachments?: (list: readonly ChatAttachment[]) => unknown;
   /** The mark (and Continue) under a run a reload cut (`stop_reason: "interrupted"`); absent until its part is loaded. */

@@ -1,14 +1,12 @@
 /** Picks the renderer for one timeline row. */
-import { nothing, type TemplateResult } from 'lit';
 import type { TimelineItem } from '../timeline.js';
 import type { PartContext } from './context.js';
 import { renderAnswer, renderError, renderRunEnd, renderTurn, renderUser } from './message.js';
 import { renderReasoning } from './reasoning.js';
 import { renderToolCard } from './tool-card.js';
-import { renderCustomTool } from './tool-renderers.js';
 
 /** Renders one row by its kind. */
-export function renderItem(item: TimelineItem, ctx: PartContext): TemplateResult | typeof nothing {
+export function renderItem(item: TimelineItem, ctx: PartContext): unknown {
   switch (item.kind) {
     case 'user':
       return renderUser(item, ctx);
@@ -17,12 +15,14 @@ export function renderItem(item: TimelineItem, ctx: PartContext): TemplateResult
     case 'reasoning':
       return renderReasoning(item, ctx);
     case 'tool':
-      return (ctx.toolRenderers && renderCustomTool(item, ctx)) || renderToolCard(item, ctx);
+      return ctx.renderTool ? ctx.renderTool(item, ctx) : renderToolCard(item, ctx);
     case 'turn':
       return renderTurn(item, ctx);
     case 'error':
       return renderError(item, ctx);
     case 'run-end':
       return renderRunEnd(item, ctx);
+    case 'question':
+      return ctx.renderQuestion?.(item, ctx);
   }
 }

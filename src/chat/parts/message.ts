@@ -4,6 +4,7 @@ import { errorSentence } from '../error-kind.js';
 import { format } from '../i18n.js';
 import type { AnswerItem, ErrorItem, RunEndItem, TurnItem, UserItem, UsageSummary } from '../timeline.js';
 import type { PartContext } from './context.js';
+import { drawLimit, renderShowMore } from './show-more.js';
 import { streamText } from './stream-text.js';
 
 /** A message the user sent. */
@@ -23,7 +24,8 @@ export function renderAnswer(item: AnswerItem, ctx: PartContext): TemplateResult
     aria-label=${ctx.strings.assistant}
     data-streaming=${item.streaming ? 'true' : 'false'}
   >
-    <div class="text" part="answer-text" ${streamText(item.text, item.streaming, ctx.answerRenderer)}></div>
+    <div class="text" part="answer-text" ${streamText(item.text, item.streaming, ctx.answerRenderer, { limit: drawLimit(item) })}></div>
+    ${renderShowMore(item, ctx)}
     ${item.stopped ? html`<p class="stopped" part="stopped">${ctx.strings.stopped}</p>` : nothing}
   </article>${ctx.messageActions?.(item) ?? nothing}`;
 }

@@ -2,6 +2,7 @@
 import { html, type TemplateResult } from 'lit';
 import type { ReasoningItem } from '../timeline.js';
 import type { PartContext } from './context.js';
+import { drawLimit, renderShowMore } from './show-more.js';
 import { streamText } from './stream-text.js';
 
 /**
@@ -11,6 +12,7 @@ import { streamText } from './stream-text.js';
 export function renderReasoning(item: ReasoningItem, ctx: PartContext): TemplateResult {
   return html`<details part="reasoning" class="reasoning" ?open=${item.streaming}>
     <summary part="reasoning-summary">${item.streaming ? ctx.strings.thinking : ctx.strings.reasoning}</summary>
-    <div class="reasoning-text" part="reasoning-text" ${streamText(item.text, item.streaming, ctx.textRenderer)}></div>
+    <div class="reasoning-text" part="reasoning-text" ${streamText(item.text, item.streaming, ctx.textRenderer, { limit: drawLimit(item) })}></div>
+    ${renderShowMore(item, ctx)}
   </details>`;
 }

@@ -2,6 +2,7 @@
 import { html, nothing, svg, type TemplateResult } from 'lit';
 import { ref } from 'lit/directives/ref.js';
 import { repeat } from 'lit/directives/repeat.js';
+import { displayName } from '../display-name.js';
 import { format, type PagentChatStrings } from '../i18n.js';
 
 const pencil = svg`<path d="M11.5 2.5l2 2L6 12H4v-2z" /><path d="M10 4l2 2" />`;
@@ -48,7 +49,7 @@ export function formatUpdated(updatedAt: number, locale: string, now = Date.now(
   return new Intl.DateTimeFormat(locale, options).format(date);
 }
 
-/** A stored conversation as the store lists it (design §3 `SessionStore.list()`). */
+/** A stored conversation as the store lists it (`SessionStore.list()`). */
 export interface SessionSummaryView {
   readonly id: string;
   readonly title?: string | undefined;
@@ -136,7 +137,8 @@ function renderConfirm(view: SessionListView, x: SessionSummaryView, title: stri
 
 function renderRow(view: SessionListView, x: SessionSummaryView): unknown {
   const s = view.strings;
-  const title = x.title || s.untitled;
+  // a title made from the first message names its files ("[file report.pdf]"): shown like any file name
+  const title = displayName(x.title || s.untitled);
   if (x.id === view.confirmingId) return renderConfirm(view, x, title);
   const override = view.tools?.rowOverride(x.id, short(title));
   if (override) return override;

@@ -3,6 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { format, type PagentChatStrings } from '../i18n.js';
 import type { ToolItem, ToolStatus } from '../timeline.js';
 import type { PartContext } from './context.js';
+import type { ToolTextPart } from './tool-text.js';
 
 const STATUS_STRING: Record<ToolStatus, keyof PagentChatStrings> = {
   pending: 'toolPending',
@@ -31,7 +32,33 @@ export function renderApproval(item: ToolItem, ctx: PartContext): TemplateResult
     : nothing;
 }
 
-/** A tool card. Every field is model- or tool-provided text and is bound as text. */
+/**
+ * Characters of a card's arguments or result drawn at first, and added by each "Show more": about a
+ * hundred screens of the card's box, and a few milliseconds of layout.
+ */
+export const TOOL_TEXT_STEP = 20_000;
+
+/** The end of the first `at` characters of `text`, moved back one so a surrogate pair is never split. */
+export function sliceEnd(text: string, at: number): number {
+  if (at >= text.length) return text.length;
+  const last = text.charCodeAt(at - 1);
+  return last >= 0xd800 && last <= 0xdbff ? at - 1 : at;
+}
+
+/**
+ * The `<pre>` of a card's arguments or result. The browser lays out a text whole, so a 10 MB result drawn
+ * at once blocked the page for seconds: past {@link TOOL_TEXT_STEP} characters only the first slice is
+ * drawn, with "Show more" and Copy under it once their chunk is here (./tool-text.ts).
+ */
+function renderText(text: string, part: ToolTextPart, ctx: PartContext, json?: boolean): unknown {
+  const long = text.length > TOOL_TEXT_STEP;
+  return (
+    (long && ctx.renderLongText?.(text, part, ctx, json)) ||
+    html`<pre part=${part} class=${part} tabindex="0" data-json=${json ?? nothing}>${long ? text.slice(0, sliceEnd(text, TOOL_TEXT_STEP)) : text}</pre>`
+  );
+}
+
+/** A tool card. Every field is model- or tool-provided text and is bound as text; long texts are cut (see `renderText`). */
 export function renderToolCard(item: ToolItem, ctx: PartContext): TemplateResult {
   const s = ctx.strings;
   const status = s[STATUS_STRING[item.status]];
@@ -51,14 +78,14 @@ export function renderToolCard(item: ToolItem, ctx: PartContext): TemplateResult
     ${item.arguments !== ''
       ? html`<div class="tool-section">
           <span class="label">${s.arguments}</span>
-          <pre part="tool-arguments" class="tool-arguments" tabindex="0" data-json=${item.prettyArguments !== undefined}>${item.prettyArguments ?? item.arguments}</pre>
+          ${renderText(item.prettyArguments ?? item.arguments, 'tool-arguments', ctx, item.prettyArguments !== undefined)}
         </div>`
       : nothing}
     ${renderApproval(item, ctx)}
     ${item.result !== undefined
       ? html`<div class="tool-section">
           <span class="label">${s.result}${item.truncated ? html` <em>(${s.truncated})</em>` : nothing}</span>
-          <pre part="tool-result" class="tool-result" tabindex="0">${item.result}</pre>
+          ${renderText(item.result, 'tool-result', ctx)}
         </div>`
       : nothing}
   </section>`;

@@ -1,6 +1,6 @@
 /**
  * AG-UI (`{"type": "RUN_STARTED", ...}` events, usually over SSE `data:` lines), normalised into pagent's
- * events as design §5.1 specifies.
+ * events as docs/wire.md#ag-ui specifies.
  */
 import type { StopReason, UnknownEvent, WireEvent } from '../events.js';
 import type { DialectDecoder, WireDecodeErrorClass } from './index.js';

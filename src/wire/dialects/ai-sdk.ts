@@ -1,6 +1,6 @@
 /**
  * The AI SDK UI message stream (`{"type": "text-delta", ...}` parts over SSE, ended by `[DONE]`), the
- * protocol of every `useChat` back end, normalised into pagent's events as design §5.1 specifies.
+ * protocol of every `useChat` back end, normalised into pagent's events as docs/wire.md#ai-sdk-ui-message-stream specifies.
  */
 import type { StopReason, TurnEnd, UnknownEvent, WireEvent } from '../events.js';
 import type { DialectDecoder, WireDecodeErrorClass } from './index.js';
@@ -34,7 +34,7 @@ const MAPPED = new Set([
  *
  * - `start` opens a run (`RunBegin{user_input: ""}`); a `start` inside an open run (streams merged on the
  *   server each send one) continues it. Content before any `start` (a server that sets `sendStart:
- *   false`) opens the run as in design §1, and a later `start` joins it; after `finish` or `abort` only a
+ *   false`) opens the run as in docs/wire.md#runs-and-the-termination-contract, and a later `start` joins it; after `finish` or `abort` only a
  *   `start` opens a run: other parts are unknown events.
  * - `start-step` → `TurnBegin` (turns count from 0); `finish-step` → `TurnEnd`, held until the next part
  *   tells whether the run goes on (`stopped: false, stop_reason: "continuing"` before the next

@@ -1,5 +1,6 @@
 /**
- * Dialects: the wire shapes we read, each normalised into the events of design §1 in one place.
+ * Dialects: the wire shapes we read, each normalised into the events of docs/wire.md#events in one place
+ * (docs/wire.md#dialects).
  */
 import { WireDecodeError } from '../../errors.js';
 import type { UnknownEvent, WireEvent } from '../events.js';

@@ -1,5 +1,6 @@
 /**
- * The pagent family dialect: pagent and pagentv4 JSON-RPC lines alike, normalised into §1's events.
+ * The pagent family dialect: pagent and pagentv4 JSON-RPC lines alike, normalised into the events of
+ * docs/wire.md#pagent-and-pagentv4.
  */
 import { isShortRunEnd, parseRpcLine, rpcParamsToEvent } from '../codec.js';
 import type { StepSummary, UnknownEvent, WireEvent } from '../events.js';

@@ -1,6 +1,6 @@
 /**
  * Victor "wire events v1" (`{"v": 1, "event": ...}` documents, over SSE `data:` lines or JSONL),
- * normalised into pagent's events as design §1 specifies.
+ * normalised into pagent's events as docs/wire.md#victor-wire-v1 specifies.
  */
 import type { WireDecodeError } from '../../errors.js';
 import type { ToolResult, UnknownEvent, WireEvent } from '../events.js';
@@ -22,13 +22,13 @@ const has = (doc: Doc, key: string): boolean => Object.hasOwn(doc, key);
  *   from 1. A `tool_result` without `call_id` takes the id of the oldest unanswered call to the same tool.
  * - `tool_result` → `ToolResult` (`ok` = `success`, non-string `result` JSON-stringified, `elapsed_ms`,
  *   `truncated` when sent; `null` reads as absent, and a mistyped one is left out and reported to
- *   `onDropped`, the result kept — design §1). A result whose call was never seen keeps its own `call_id`, or gets
+ *   `onDropped`, the result kept — docs/wire.md#bad-input). A result whose call was never seen keeps its own `call_id`, or gets
  *   `victor-unmatched-<k>` (k counts such results in the run from 1).
  * - The first `content`/`thinking`/`tool_call` after a `tool_result` closes the turn with
  *   `TurnEnd{stopped: false, stop_reason: "continuing"}` and opens the next one.
  * - `error` → `RunError{code: "provider"}` where it arrives; the run stays open (Victor ends it with
  *   `stream_end`), so text and tools sent after an error are still delivered. The decoder core holds the
- *   `RunError` and delivers it right before the run's closing `TurnEnd` (design §1), or at EOF/stall/
+ *   `RunError` and delivers it right before the run's closing `TurnEnd` (docs/wire.md#runs-and-the-termination-contract), or at EOF/stall/
  *   abort in place of a `truncated`/`timeout` one; a second `error` in the run joins its message to the
  *   first's.
  * - `stream_end` → `TurnEnd{stopped: true}` + `RunEnd` (content since the last tool result, the turn's
@@ -144,7 +144,7 @@ export function createVictorDialect(DecodeError: WireDecodeErrorClass): DialectD
         const success = doc['success'];
         if (typeof success !== 'boolean') throw invalid('"success" must be a boolean');
         const callId = optionalString(doc, 'call_id', invalid);
-        // optional fields: null is absent; a mistyped one is left out and reported (design §1)
+        // optional fields: null is absent; a mistyped one is left out and reported (docs/wire.md#bad-input)
         const dropOptional = (key: string, type: 'number' | 'boolean'): unknown => {
           const value = doc[key];
           if (value === undefined || value === null) return undefined;

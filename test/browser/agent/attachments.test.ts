@@ -1,4 +1,4 @@
-// Multimodal user input (design §5.2) through the real LLM client against the local scripted server:
+// Multimodal user input (docs/architecture.md#multimodal-user-input) through the real LLM client against the local scripted server:
 // the user message goes out as {role: "user", content: parts} exactly; sessions keep and count parts.
 import { describe, expect, inject, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
@@ -81,6 +81,43 @@ describe('Agent with content parts', () => {
     const sent = JSON.stringify(body!.messages);
     expect(sent).not.toContain(secret);
     expect(sent).toContain(PNG);
+  });
+});
+
+describe('Agent with images that are no raster image', () => {
+  const SVG = '<svg xmlns="http://www.w3.org/2000/svg"><script>parent.__pwned = 1</script></svg>';
+  const NOT_SENT = '[image not sent: its data is not a PNG, JPEG, GIF, WebP or AVIF image]';
+
+  it('sends a data: image whose bytes are no PNG, JPEG, GIF, WebP or AVIF as a text part saying so; the session keeps it', async () => {
+    const { llm, requests } = await scripted([text('one'), text('two')]);
+    const agent = new Agent({ llm });
+    const hostile: UserContentPart[] = [
+      { type: 'text', text: 'look' },
+      { type: 'image_url', image_url: { url: `data:image/svg+xml;base64,${btoa(SVG)}` } },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${btoa(SVG)}` } },
+      { type: 'image_url', image_url: { url: `data:image/svg+xml,${encodeURIComponent(SVG)}` } },
+      { type: 'image_url', image_url: { url: `data:text/html;base64,${btoa('<script>parent.__pwned = 2</script>')}` } },
+      { type: 'image_url', image_url: { url: PNG } },
+      { type: 'image_url', image_url: { url: 'https://example.com/photo.png' } },
+    ];
+    await agent.run(hostile);
+    await agent.run('and now?');
+    const bodies = await requests();
+    const expected = [
+      { type: 'text', text: 'look' },
+      { type: 'text', text: NOT_SENT },
+      { type: 'text', text: NOT_SENT },
+      { type: 'text', text: NOT_SENT },
+      { type: 'text', text: NOT_SENT },
+      { type: 'image_url', image_url: { url: PNG } },
+      { type: 'image_url', image_url: { url: 'https://example.com/photo.png' } },
+    ];
+    // on every request of the conversation, not only the first
+    expect(bodies.map((b) => b.messages[0])).toEqual([
+      { role: 'user', content: expected },
+      { role: 'user', content: expected },
+    ]);
+    expect(agent.session.messages[0]).toEqual({ role: 'user', content: hostile });
   });
 });
 

@@ -200,6 +200,20 @@ describe('RemoteAgent over an AI SDK route', () => {
     expect(answerOf(events)).toBe('Heard "What is this?". Earlier: nothing; answers: 0; files: image/png.');
   });
 
+  it('sends a data: image whose bytes are no raster image as a text part saying so, never as a file', async () => {
+    const agent = agentFor();
+    const svg = `data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg"><script>parent.__pwned = 1</script></svg>')}`;
+    const parts = [{ type: 'text' as const, text: 'What is this?' }, { type: 'image_url' as const, image_url: { url: svg } }];
+    expectOneRun(await collect(agent.events(parts)));
+    const [first] = await logOf(agent.sessionId);
+    expect((first!.body['messages'] as Array<{ parts: unknown[] }>)[0]!.parts).toEqual([
+      { type: 'text', text: 'What is this?' },
+      { type: 'text', text: '[image not sent: its data is not a PNG, JPEG, GIF, WebP or AVIF image]' },
+    ]);
+    // the conversation keeps the part as it was given
+    expect(agent.session.messages[0]).toEqual({ role: 'user', content: parts });
+  });
+
   it('Stop mid-answer: the run ends cancelled, keeps the partial answer, and the next request is valid', async () => {
     const agent = agentFor();
     const controller = new AbortController();

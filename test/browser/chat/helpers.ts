@@ -15,6 +15,17 @@ export async function chatFixture(setup?: (el: PagentChat) => void): Promise<Pag
   return el;
 }
 
+/**
+ * Waits for the tool renderers chunk, which the element fetches once `renderers` is set (tool calls show the
+ * default card until it is there): the module, then a few tasks for the element's own `import()` of it to
+ * settle (the browser does not promise which of two imports of one module settles first), then its update.
+ */
+export async function renderersLoaded(el: PagentChat): Promise<void> {
+  await import('../../../src/chat/parts/tool-renderers.js');
+  for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 0));
+  await el.updateComplete;
+}
+
 /** Pushes events and waits for the render. */
 export async function pushAll(el: PagentChat, events: WireEvent[]): Promise<void> {
   for (const e of events) el.push(e);

@@ -3,10 +3,13 @@
  * stays plain text, a formula keeps its TeX source, and once the network is back the next code block or
  * formula loads it. The failure is a real one: the runner's browser refuses the chunk's request.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { html } from 'lit';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { commands } from 'vitest/browser';
+import { RemoteAgent } from '../../../src/agent/remote/remote-agent.js';
 import { renderMarkdown } from '../../../src/chat/markdown.js';
 import type { PagentChat } from '../../../src/chat/element.js';
+import { TOOL_TEXT_STEP } from '../../../src/chat/parts/tool-card.js';
 import { $, $$, chatFixture, pushAll, textRun, until } from './helpers.js';
 
 const HIGHLIGHTER = '**/src/chat/markdown/highlighter.ts*';
@@ -14,6 +17,12 @@ const MATH = '**/src/chat/markdown/math-render.ts*';
 const ACTIONS = '**/src/chat/actions/message-actions.ts*';
 const ATTACHMENTS = '**/src/chat/attachments/lazy.ts*';
 const CHINESE = '**/src/chat/locales/zh-CN.ts*';
+const QUESTIONS = '**/src/chat/questions/lazy.ts*';
+const RENDERERS = '**/src/chat/parts/tool-renderers.ts*';
+const TOOL_TEXT = '**/src/chat/parts/tool-text.ts*';
+const SLICES = '**/src/chat/slices/text-feed.ts*';
+const LIST = '**/src/chat/conversations/list-lazy.ts*';
+const FILES = '**/src/chat/files/lazy.ts*';
 
 /** How many times the page asked for a chunk, by its path under src/chat (a refused request is listed too). */
 const requests = (path: string): number =>
@@ -33,7 +42,7 @@ function render(text: string): HTMLElement {
 const tokens = (el: Element): number => el.querySelectorAll('span[class^="pagent-hl-"]').length;
 
 afterEach(async () => {
-  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS, CHINESE]) await commands.setOffline(glob, false);
+  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS, CHINESE, QUESTIONS, RENDERERS, TOOL_TEXT, SLICES, LIST, FILES]) await commands.setOffline(glob, false);
 });
 
 /** Pastes `file` into the message box, as a browser does with a copied file. */
@@ -115,6 +124,64 @@ describe('a lazy chunk that cannot be fetched', () => {
     expect(box.value).toBe('下書き');
   });
 
+  it("dismisses an agent's question while the question part cannot be fetched (the run goes on), and asks with a form once it can", async () => {
+    await commands.setOffline(QUESTIONS, true);
+    const agent = new RemoteAgent({ url: `${inject('apiUrl')}/remote/ag-ui`, protocol: 'ag-ui' });
+    const el = await chatFixture((c) => (c.agent = agent));
+    el.send('Please ask me');
+    await until(() => $$(el, '[part~="answer-text"]').at(-1)?.textContent === 'Cancelled.' && !el.streaming, "the agent's answer to the dismissed question");
+    expect(requests('questions/lazy')).toBe(1);
+    expect($(el, '[part~="question"]')).toBeNull();
+    await commands.setOffline(QUESTIONS, false);
+    el.send('Please ask me');
+    await until(() => $(el, '[part~="question"]')?.dataset['status'] === 'asked', 'the form, fetched again');
+    expect(requests('questions/lazy')).toBe(2);
+    $<HTMLButtonElement>(el, '[part="question-dismiss"]')!.click();
+    await until(() => !el.streaming, 'the run to end');
+  });
+
+  it('shows tool calls as default cards while the renderers chunk cannot be fetched, then as the page draws them', async () => {
+    await commands.setOffline(RENDERERS, true);
+    const el = await chatFixture((c) => (c.renderers = { get_weather: (call) => html`<b class="drawn">${call.status}</b>` }));
+    await until(() => requests('parts/tool-renderers') >= 1, 'the renderers chunk asked for');
+    await pushAll(el, [
+      { method: 'RunBegin', params: { user_input: 'w' } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'a', name: 'get_weather', arguments: '{"city": "Paris"}' } },
+    ]);
+    await settle();
+    expect($$(el, '[part~="tool-call"]').map((n) => n.querySelector('[part="tool-name"]')?.textContent)).toEqual(['get_weather']);
+    expect($(el, '.drawn')).toBeNull();
+    await commands.setOffline(RENDERERS, false);
+    window.dispatchEvent(new Event('online'));
+    el.requestUpdate();
+    await until(() => $(el, '.drawn') !== null, 'the page\'s rendering, once the chunk is here');
+    expect($(el, '.drawn')!.textContent).toBe('pending');
+    expect($(el, '[part="tool-name"]')).toBeNull();
+    expect(requests('parts/tool-renderers')).toBe(2);
+  });
+
+  it("draws one slice of a tool card's long result while its controls' chunk cannot be fetched, and Show more once it can", async () => {
+    await commands.setOffline(TOOL_TEXT, true);
+    const result = 'x'.repeat(3 * TOOL_TEXT_STEP);
+    const el = await chatFixture();
+    await pushAll(el, [
+      { method: 'RunBegin', params: { user_input: 'w' } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'a', name: 'dump', arguments: '{}' } },
+      { method: 'ToolResult', params: { tool_call_id: 'a', name: 'dump', content: result, ok: true } },
+    ]);
+    await until(() => requests('parts/tool-text') >= 1, 'the controls chunk asked for');
+    await settle();
+    expect($(el, '[part="tool-result"]')!.textContent!.length).toBe(TOOL_TEXT_STEP);
+    expect($(el, '[part="tool-show-more"]')).toBeNull();
+    await commands.setOffline(TOOL_TEXT, false);
+    window.dispatchEvent(new Event('online'));
+    el.requestUpdate();
+    await until(() => $(el, '[part="tool-show-more"]') !== null, 'Show more, once the chunk is here');
+    $<HTMLButtonElement>(el, '[part="tool-show-more"]')!.click();
+    await until(() => $(el, '[part="tool-result"]')!.textContent!.length === 2 * TOOL_TEXT_STEP, 'the next slice');
+    expect(requests('parts/tool-text')).toBe(2);
+  });
+
   it('shows English while the Chinese strings cannot be fetched, then Chinese once they can', async () => {
     await commands.setOffline(CHINESE, true);
     const el = await chatFixture((c) => c.setAttribute('lang', 'zh-CN'));
@@ -126,5 +193,40 @@ describe('a lazy chunk that cannot be fetched', () => {
     el.requestUpdate();
     await until(() => $(el, '[part~="attach-button"]')!.getAttribute('aria-label') === '添加附件', 'the Chinese label');
     expect(requests('locales/zh-CN')).toBe(2);
+  });
+
+  it('draws an answer too big for one task at once when the slice queue cannot be fetched, rather than not at all', async () => {
+    await commands.setOffline(SLICES, true);
+    const text = '## A long answer\n\n' + 'A paragraph of *words* that goes on.\n\n'.repeat(4000);
+    const el = await chatFixture();
+    await pushAll(el, textRun('q', [text]));
+    await until(() => requests('slices/text-feed') >= 1, 'the chunk asked for');
+    const answer = $(el, '[part~="answer-text"]')!;
+    await until(() => !answer.hasAttribute('aria-busy'), 'the answer drawn');
+    expect($$(el, '[part~="answer-text"] p')).toHaveLength(4000);
+    expect(answer.querySelector('h2')!.textContent).toBe('A long answer');
+  });
+
+  it('shows the conversation while the list and files panel cannot be fetched, and both once they can', async () => {
+    await commands.setOffline(LIST, true);
+    await commands.setOffline(FILES, true);
+    const store = { list: async () => [{ id: 'a', title: 'Stored one', createdAt: 1, updatedAt: 1, messageCount: 2 }], load: async () => undefined, rename: async () => undefined, delete: async () => undefined };
+    const workspace = { files: async () => [{ path: 'notes.md', size: 12 }], file: async () => new Blob(['x']), delete: async () => undefined };
+    const el = await chatFixture((c) => {
+      c.store = store;
+      c.workspace = workspace;
+    });
+    await pushAll(el, textRun('q', ['the answer']));
+    await until(() => requests('conversations/list-lazy') >= 1 && requests('files/lazy') >= 1, 'both chunks asked for');
+    await settle();
+    expect($(el, '[part="session-list"]')).toBeNull();
+    expect($(el, '[part="files"]')).toBeNull();
+    expect($(el, '[part~="answer-text"]')!.textContent).toBe('the answer');
+    await commands.setOffline(LIST, false);
+    await commands.setOffline(FILES, false);
+    window.dispatchEvent(new Event('online'));
+    el.requestUpdate();
+    await until(() => $(el, '[part="session-list"]')?.textContent?.includes('Stored one') === true, 'the list, fetched again');
+    await until(() => $(el, '[part="files"]')?.textContent?.includes('notes.md') === true, 'the files panel, fetched again');
   });
 });

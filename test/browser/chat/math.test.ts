@@ -2,10 +2,12 @@
  * Math in answers: TeX delimiters become MathML from a lazily loaded renderer; prices stay text; an open
  * formula shows as source; invalid and hostile formulas stay inert; every chunking gives the same DOM.
  */
+import { expect as chaiExpect } from '@open-wc/testing';
 import { describe, expect, it } from 'vitest';
-import { page } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 import { createMarkdownStream, renderMarkdown, type MarkdownOptions } from '../../../src/chat/markdown.js';
 import { loadMath } from '../../../src/chat/markdown/math.js';
+import { MAX_ELEMENTS, MAX_TOKENS, mathWork } from '../../../src/chat/markdown/math-budget.js';
 import { $, $$, chatFixture, pushAll, textRun, until } from './helpers.js';
 import { renderThroughElement, renderThroughStream } from './markdown-conformance.js';
 import { seededRandom } from '../../helpers/random.js';
@@ -238,5 +240,148 @@ describe('math', () => {
       await new Promise((r) => requestAnimationFrame(() => r(undefined)));
       await page.screenshot({ element: el, path: `../../../test-results/screens/math-${theme}.png` });
     }
+  });
+});
+
+// Formulas within the 4,096-character reach whose expansion or MathML would be huge: each makes more than
+// MAX_TOKENS tokens or MAX_ELEMENTS elements, or nests deeper than MAX_DEPTH.
+const x = (n: number): string => 'x'.repeat(n);
+const OVERSIZED: Array<[string, string]> = [
+  // the issue's formula, 4,008 characters: a million tokens after 300 expansions
+  ['\\def of 3,400 tokens used 300 times', `\\def\\b{${x(3400)}}${'\\b'.repeat(300)}`],
+  ['\\newcommand', `\\newcommand{\\b}{${x(3400)}}${'\\b'.repeat(6)}`],
+  ['\\gdef', `\\gdef\\b{${x(3400)}}${'\\b'.repeat(6)}`],
+  ['\\edef of a macro', `\\def\\b{${x(250)}}\\edef\\c{\\b}${'\\c'.repeat(100)}`],
+  ['nested macros', `\\def\\a{${x(100)}}\\def\\b{${'\\a'.repeat(100)}}\\b\\b`],
+  ['\\let chain', `\\def\\b{${x(3400)}}\\let\\c\\b\\let\\d\\c${'\\c\\d'.repeat(3)}`],
+  ['an argument pasted 100 times', `\\def\\a#1{${'#1'.repeat(100)}}\\a{${x(200)}}`],
+  ['pasted arguments thrown away by \\expandafter', `\\def\\a#1{${'#1'.repeat(1000)}}\\def\\g#1{}\\def\\R{\\expandafter\\g\\expandafter{\\a{${x(100)}}}}${'\\R '.repeat(59)}y`],
+  ['\\global\\long\\def with a delimited argument', `\\global\\long\\def\\a#1.{${'#1'.repeat(100)}}\\a ${x(200)}.`],
+  ['a matrix padded to its first row', `\\begin{matrix}${'&'.repeat(150)}${'\\\\'.repeat(100)}\\end{matrix}`],
+  ['30 nested \\llap (each builds its argument twice)', `${'\\llap{'.repeat(30)}x${'}'.repeat(30)}`],
+  ['100 nested \\hphantom (laid out in cubic time)', `${'\\hphantom{'.repeat(100)}x${'}'.repeat(100)}`],
+];
+
+describe('math: the work and size of a formula are bounded', () => {
+  const labels = { mathTooLargeLabel: 'Too large!', mathLabel: 'A formula' };
+
+  it('shows a formula that would expand too far or build too much as its source, with the error', async () => {
+    await loadMath();
+    expect(OVERSIZED[0]![1]).toHaveLength(4008);
+    for (const [name, tex] of OVERSIZED) {
+      const before = { ...mathWork };
+      const el = render(`$$${tex}$$`, labels);
+      const [span] = formulas(el);
+      expect(span!.getAttribute('part'), name).toBe('math math-display math-error');
+      expect(span!.textContent, name).toBe(`$$${tex}$$`);
+      expect(span!.getAttribute('title'), name).toBe('Too large!');
+      expect(span!.querySelector('math'), name).toBeNull();
+      // expansion stopped at the limit (one parse), and no element was built
+      expect(mathWork.tokens - before.tokens, name).toBeLessThanOrEqual(MAX_TOKENS);
+      expect(mathWork.elements - before.elements, name).toBe(0);
+      el.remove();
+    }
+  });
+
+  it('still renders formulas that fill the reach, with their own macros', async () => {
+    await loadMath();
+    // 4,096 characters with the delimiters: one MathML element per character
+    const long = 'a+'.repeat(2046);
+    const macros = [
+      '\\newcommand{\\norma}[1]{\\left\\|#1\\right\\|}\\def\\R{\\mathbb{R}}\\let\\eps\\varepsilon',
+      '\\def\\pair#1#2{(#1,#2)}\\edef\\one{1}\\gdef\\half{\\frac{\\one}{2}}',
+      '\\norma{\\pair{x}{y}} \\le \\half \\eps \\in \\R',
+    ].join('');
+    const el = render(`$$${long}$$\n\n$$${macros}$$`, labels);
+    expect(`$$${long}$$`).toHaveLength(4096);
+    const [a, b] = formulas(el);
+    expect(a!.getAttribute('part')).toBe('math math-display');
+    expect(a!.querySelectorAll('mi')).toHaveLength(2046);
+    expect(b!.getAttribute('part')).toBe('math math-display');
+    expect(b!.querySelector('mfrac')).not.toBeNull();
+    expect(b!.textContent).toContain('ℝ');
+    expect(MAX_ELEMENTS).toBeGreaterThan(a!.querySelectorAll('*').length);
+    el.remove();
+  });
+
+  it('says a formula is too large in the reader’s language', async () => {
+    await loadMath();
+    for (const [lang, title] of [['zh-CN', '此公式过大，无法显示。'], ['ja', 'この数式は大きすぎて表示できません。'], ['en', 'This formula is too large to show.']] as const) {
+      const chat = await chatFixture((c) => (c.lang = lang));
+      await pushAll(chat, textRun('q', [`Here: $$${OVERSIZED[0]![1]}$$`]));
+      await until(() => $(chat, '[part~="math-error"]')?.getAttribute('title') === title, `${lang} title`);
+      chat.remove();
+    }
+  });
+
+  // The tallest formulas found within the limits (4,092 characters, so that `$$` and `$` formulas both
+  // fit the reach): rows spaced 200 pt or 20 em apart, \Huge 200 pt rules in rows.
+  const fit = (open: string, unit: string, close: string): string =>
+    open + unit.repeat(Math.floor((4092 - open.length - close.length) / unit.length)) + close;
+  const TALL = [
+    fit('\\begin{matrix}', 'x\\\\[200pt]', '\\end{matrix}'),
+    fit('\\begin{array}{c}', 'x\\\\[20em]', '\\end{array}'),
+    fit('\\Huge\\left(\\begin{array}{c}', '\\rule{1em}{200pt}\\\\', '\\end{array}\\right)'),
+  ];
+
+  it('keeps a tall formula within its box, which scrolls, takes focus and is named', async () => {
+    await loadMath();
+    const chat = await chatFixture((c) => (c.strings = { formula: 'Formula box' }));
+    await pushAll(chat, textRun('q', [TALL.map((tex) => `$$${tex}$$\n\ninline $${tex}$ too`).join('\n\n')]));
+    const spans = $$(chat, '[part~="math"]');
+    await until(() => spans.every((s) => s.querySelector('math') && s.hasAttribute('tabindex')), 'scroll boxes');
+    expect(spans).toHaveLength(TALL.length * 2);
+    const limit = Math.min(40 * parseFloat(getComputedStyle(spans[0]!).fontSize), 0.75 * innerHeight);
+    for (const span of spans) {
+      const box = span.getBoundingClientRect();
+      expect(box.height).toBeLessThanOrEqual(limit + 1);
+      expect(span.querySelector('math')!.getBoundingClientRect().height).toBeGreaterThan(4 * limit);
+      expect(span.scrollHeight).toBeGreaterThan(4 * limit);
+      expect(span.getAttribute('tabindex')).toBe('0');
+      expect(span.getAttribute('role')).toBe('group');
+      expect(span.getAttribute('aria-label')).toBe('Formula box');
+    }
+    // a keyboard can scroll it
+    const box = spans[0]!;
+    box.focus();
+    expect(chat.shadowRoot!.activeElement).toBe(box);
+    await userEvent.keyboard('{End}');
+    await until(() => box.scrollTop > 0, 'scrolled by the keyboard');
+    chat.remove();
+    // the boxes pass axe's checks (on a formula just taller than its box: axe is slow on huge ones)
+    const small = await chatFixture();
+    await pushAll(small, textRun('q', [`$$\\begin{matrix}${'x\\\\'.repeat(80)}\\end{matrix}$$ and $\\begin{matrix}${'x\\\\'.repeat(80)}\\end{matrix}$`]));
+    await until(() => $$(small, '[part~="math"][tabindex="0"]').length === 2, 'two scroll boxes');
+    await chaiExpect(small).to.be.accessible();
+    await page.screenshot({ element: small, path: '../../../test-results/screens/math-tall.png' });
+    small.remove();
+  });
+
+  it('leaves ordinary formulas unboxed: no scrolling, no tab stop', async () => {
+    await loadMath();
+    const ordinary = [
+      '\\int_0^\\infty e^{-x^2}\\,dx = \\frac{\\sqrt\\pi}{2}',
+      '\\sum_{n=1}^{\\infty} \\frac{1}{n^2} = \\frac{\\pi^2}{6}',
+      '\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}',
+      'f(x) = \\begin{cases} x^2 & x \\ge 0 \\\\ -x & x < 0 \\end{cases}',
+      '\\overbrace{a+b}^{n} \\underbrace{c+d}_{m} \\hat{x} \\tilde{y} \\vec{v}',
+      '\\left( \\frac{\\partial^2 u}{\\partial x^2} \\right) \\sqrt[3]{\\frac{a}{b}}',
+      '\\prod_{i=1}^n \\bigcup_{k} A_k \\lim_{x\\to 0} \\frac{\\sin x}{x}',
+      '\\begin{aligned} a &= b + c \\\\ &= d \\end{aligned}',
+    ];
+    const chat = await chatFixture();
+    await pushAll(chat, textRun('q', [ordinary.map((tex) => `$$${tex}$$\n\nso $${tex}$.`).join('\n\n')]));
+    const spans = $$(chat, '[part~="math"]');
+    await until(() => spans.every((s) => s.querySelector('math')), 'MathML');
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    for (const span of spans) {
+      const display = span.getAttribute('part')!.includes('math-display');
+      const source = span.getAttribute('data-source')!;
+      expect(getComputedStyle(span).overflowY, source).toBe(display ? 'hidden' : 'visible');
+      expect(getComputedStyle(span).display, source).toBe(display ? 'block' : 'inline');
+      if (display) expect(span.clientHeight, source).toBeGreaterThanOrEqual(span.querySelector('math')!.getBoundingClientRect().height - 1);
+      expect(span.hasAttribute('tabindex'), source).toBe(false);
+    }
+    chat.remove();
   });
 });

@@ -9,7 +9,7 @@ import type { PagentChat, ToolCallState } from '../../../src/chat/element.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 import { Agent, type AgentModel, type AgentModelEvent } from '../../../src/agent/agent.js';
 import { tool } from '../../../src/agent/tools.js';
-import { $, $$, END, answers, chatFixture, pushAll, until } from './helpers.js';
+import { $, $$, END, answers, chatFixture, pushAll, renderersLoaded, until } from './helpers.js';
 
 /** A model that answers each request with the next scripted step. */
 function scriptedModel(steps: Array<{ text?: string[]; calls?: Array<[string, string, string]> }>): AgentModel {
@@ -58,6 +58,7 @@ describe('tool renderers', () => {
         },
       };
     });
+    await renderersLoaded(el);
     await pushAll(el, [{ method: 'RunBegin', params: { user_input: 'weather' } }, { method: 'TurnBegin', params: { turn: 0 } }]);
     await pushAll(el, [begin('a', '{"city": "Paris"}'), begin('b', '{"city": "<img src=x onerror=alert(1)>"}')]);
     expect($$(el, '.weather').map((n) => [n.dataset['call'], n.dataset['state']])).toEqual([['a', 'pending'], ['b', 'pending']]);
@@ -78,6 +79,7 @@ describe('tool renderers', () => {
     const el = await chatFixture((c) => {
       c.renderers = { '*': (call) => (states.push(`${call.name}:${call.status}`), html`<i class="s">${call.status}</i>`) };
     });
+    await renderersLoaded(el);
     await pushAll(el, [{ method: 'RunBegin', params: { user_input: 'x' } }, begin('1', '{}', 'one')]);
     await pushAll(el, [result('1', 'fine', true, 'one')]);
     await pushAll(el, [begin('2', '{}', 'two')]);
@@ -105,6 +107,7 @@ describe('tool renderers', () => {
         </div>`),
       };
     });
+    await renderersLoaded(el);
     el.agent = new Agent({
       llm: scriptedModel([{ calls: [['c1', 'remove_file', '{"path": "a.txt"}'], ['c2', 'remove_file', '{"path": "b.txt"}']] }, { text: ['Done.'] }]),
       tools: [remove],
@@ -129,6 +132,7 @@ describe('tool renderers', () => {
     const el = await chatFixture((c) => {
       c.renderers = { get_weather: () => { throw new Error('bad renderer'); } };
     });
+    await renderersLoaded(el);
     const errors: string[] = [];
     el.addEventListener('pagent-error', (e) => errors.push(`${e.detail.error.code}: ${e.detail.error.message}`));
     await pushAll(el, [{ method: 'RunBegin', params: { user_input: 'w' } }, begin('a', '{"city": "Paris"}')]);
@@ -143,6 +147,7 @@ describe('tool renderers', () => {
       c.style.width = '520px';
       c.renderers = { get_weather: weatherCard };
     });
+    await renderersLoaded(el);
     await pushAll(el, [
       { method: 'RunBegin', params: { user_input: 'Weather in Paris?' } },
       begin('a', '{"city": "Paris"}'),

@@ -26,6 +26,8 @@ function imageTurn(n: number, bytes = 50_000): ChatMessage[] {
   ];
   return [{ role: 'user', content: parts }, { role: 'assistant', content: `a photo (${n})` }];
 }
+/** A 1×1 PNG, written here. */
+const PIXEL_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const textTurn = (n: number): ChatMessage[] => [{ role: 'user', content: `photo ${n} 📷` }, { role: 'assistant', content: `a photo (${n})` }];
 
 /** Counts puts while `fn` runs: records, JSON bytes of the non-blob values, bytes held in blobs. */
@@ -64,7 +66,8 @@ describe('session store attachments', () => {
     expect(blob[0]).toEqual(['blob', 'a', 0, 1]);
     expect((blob[1] as { blob: Blob }).blob).toBeInstanceOf(Blob);
     expect((blob[1] as { blob: Blob }).blob.size).toBe(50_000);
-    expect((blob[1] as { blob: Blob }).blob.type).toBe('image/jpeg');
+    // never typed after the header
+    expect((blob[1] as { blob: Blob }).blob.type).toBe('application/octet-stream');
     expect((await store.load('a'))!.messages).toEqual(turn);
     store.close();
   });
@@ -125,6 +128,29 @@ describe('session store attachments', () => {
     const left = await rawEntries(name);
     expect(left.filter(([k]) => (k as unknown[])[0] === 'blob').map(([k]) => k)).toEqual([['blob', 'keep', 0, 1]]);
     expect(left.some(([k]) => (k as unknown[])[1] === 'd')).toBe(false);
+    store.close();
+  });
+
+  it('types every blob record application/octet-stream, never after the data URL header, and gives the URL back exactly', async () => {
+    const name = uniqueName();
+    const store = createSessionStore({ name });
+    const svg = `data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg"><script>parent.__pwned = 1</script></svg>')}`;
+    const html = `data:image/png;base64,${btoa('<!doctype html><script>parent.__pwned = 2</script>')}`;
+    const parts: UserContentPart[] = [
+      { type: 'image_url', image_url: { url: PIXEL_PNG } },
+      { type: 'image_url', image_url: { url: svg } },
+      { type: 'image_url', image_url: { url: html } },
+      { type: 'file', file: { filename: 'drawing.svg', file_data: svg } },
+    ];
+    await store.append('t', [{ role: 'user', content: parts }]);
+    const blobs = (await rawEntries(name)).filter(([k]) => (k as unknown[])[0] === 'blob');
+    expect(blobs.map(([k, v]) => [(k as unknown[])[3], (v as { header: string }).header, (v as { blob: Blob }).blob.type])).toEqual([
+      [0, 'data:image/png;base64', 'application/octet-stream'],
+      [1, 'data:image/svg+xml;base64', 'application/octet-stream'],
+      [2, 'data:image/png;base64', 'application/octet-stream'],
+      [3, 'data:image/svg+xml;base64', 'application/octet-stream'],
+    ]);
+    expect((await store.load('t'))!.messages).toEqual([{ role: 'user', content: parts }]);
     store.close();
   });
 

@@ -3,7 +3,7 @@ import { decodeWireStream, WireClient, type WireEvent } from '../../../src/index
 import type { WireScript } from '../../server/wire.js';
 import { api, collect, FAILED_RUN_END } from './client-helpers.js';
 
-// Design §1: a WireClient request is a request for a run; a 2xx response that carries no event at all is a
+// docs/wire.md#runs-and-the-termination-contract: a WireClient request is a request for a run; a 2xx response that carries no event at all is a
 // failed run with RunError{code: "decode"} naming the empty response (issue 10, item 3).
 describe('WireClient on a 2xx response with no event', () => {
   const client = new WireClient(`${api}/wire/script`);

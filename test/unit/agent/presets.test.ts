@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { LLM, type AssembledStep, type LLMStreamEvent } from '../../../src/agent/llm.js';
 import {
+  Anthropic,
   DeepSeek,
   Groq,
   LlamaCpp,
@@ -9,6 +10,7 @@ import {
   Moonshot,
   Ollama,
   OpenAI,
+  OpenAIResponses,
   OpenRouter,
   PRESET_BASE_URLS,
   Sglang,
@@ -42,10 +44,41 @@ const presets: Array<[string, (model: string, opts?: PresetOptions) => LLM, stri
   ['LlamaCpp', LlamaCpp, 'http://localhost:8080/v1'],
 ];
 
+/** The presets of the model APIs beyond Chat Completions: their endpoint and the headers they send with a key. */
+const apiPresets: Array<[string, (model: string, opts?: PresetOptions) => LLM, string, Record<string, string>]> = [
+  ['OpenAIResponses', OpenAIResponses, 'https://api.openai.com/v1/responses', { 'Content-Type': 'application/json', Authorization: 'Bearer sk-test-1234567890' }],
+  [
+    'Anthropic',
+    Anthropic,
+    'https://api.anthropic.com/v1/messages',
+    {
+      'Content-Type': 'application/json',
+      'anthropic-version': '2023-06-01',
+      'anthropic-dangerous-direct-browser-access': 'true',
+      'x-api-key': 'sk-test-1234567890',
+    },
+  ],
+];
+
 describe('provider presets', () => {
   it('covers every preset in PRESET_BASE_URLS', () => {
-    expect(presets.map(([name]) => name).sort()).toEqual(Object.keys(PRESET_BASE_URLS).sort());
+    expect([...presets, ...apiPresets].map(([name]) => name).sort()).toEqual(Object.keys(PRESET_BASE_URLS).sort());
   });
+
+  for (const [name, make, url, headers] of apiPresets) {
+    it(`${name} posts to ${url} with the API's own headers`, async () => {
+      const calls: Array<{ url: string; init: RequestInit }> = [];
+      const fetchImpl = (async (u: string | URL | Request, init?: RequestInit) => {
+        calls.push({ url: String(u), init: init ?? {} });
+        return new Response('', { status: 400 });
+      }) as typeof fetch;
+      const llm = make('m', { apiKey: 'sk-test-1234567890', fetch: fetchImpl });
+      expect(llm.url).toBe(url);
+      await expect(llm.complete({ messages: [{ role: 'user', content: 'Hi' }] })).rejects.toThrow('HTTP 400');
+      expect(calls.map((c) => c.url)).toEqual([url]);
+      expect(calls[0]!.init.headers).toEqual(headers);
+    });
+  }
 
   for (const [name, make, baseURL] of presets) {
     it(`${name} returns an LLM for the model with base URL ${baseURL}`, () => {

@@ -47,9 +47,9 @@ describe('AgentRuns', () => {
     const log: string[] = [];
     const agent = fakeAgent(log);
     const runs = new AgentRuns();
-    const first = runs.source(agent, 'one', approve)(new AbortController().signal)[Symbol.asyncIterator]();
+    const first = runs.source(agent, 'one', { approve })(new AbortController().signal)[Symbol.asyncIterator]();
     expect((await first.next()).value).toEqual(begin('one'));
-    const second = drain(runs.source(agent, 'two', approve)(new AbortController().signal));
+    const second = drain(runs.source(agent, 'two', { approve })(new AbortController().signal));
     await settle();
     expect(log).toEqual(['run one']);
     const closing = first.next();
@@ -69,10 +69,10 @@ describe('AgentRuns', () => {
     const runs = new AgentRuns();
     const errors: unknown[] = [];
     const abort = new AbortController();
-    const first = runs.source(agent, 'one', approve)(abort.signal)[Symbol.asyncIterator]();
+    const first = runs.source(agent, 'one', { approve })(abort.signal)[Symbol.asyncIterator]();
     await first.next();
     runs.switchSession(agent, 'B', (err) => errors.push(err));
-    const later = runs.source(agent, 'two', approve)(new AbortController().signal)[Symbol.asyncIterator]();
+    const later = runs.source(agent, 'two', { approve })(new AbortController().signal)[Symbol.asyncIterator]();
     const laterFirst = later.next();
     abort.abort();
     await first.return!();
@@ -95,7 +95,7 @@ describe('AgentRuns', () => {
         }),
       }),
     };
-    const it = new AgentRuns().source(agent, 'q', approve)(new AbortController().signal)[Symbol.asyncIterator]();
+    const it = new AgentRuns().source(agent, 'q', { approve })(new AbortController().signal)[Symbol.asyncIterator]();
     void it.next();
     expect(await it.return!()).toEqual({ done: true, value: undefined });
     expect(returned).toBe(1);
@@ -105,11 +105,11 @@ describe('AgentRuns', () => {
     const log: string[] = [];
     const agent = fakeAgent(log);
     const runs = new AgentRuns();
-    const first = runs.source(agent, 'one', approve)(new AbortController().signal)[Symbol.asyncIterator]();
+    const first = runs.source(agent, 'one', { approve })(new AbortController().signal)[Symbol.asyncIterator]();
     await first.next();
     runs.switchSession(agent, 'B', () => undefined);
     const abort = new AbortController();
-    const waiting = runs.source(agent, 'never', approve)(abort.signal)[Symbol.asyncIterator]();
+    const waiting = runs.source(agent, 'never', { approve })(abort.signal)[Symbol.asyncIterator]();
     const pending = waiting.next();
     abort.abort();
     await waiting.return!();

@@ -11,6 +11,7 @@ describe('fileNameFor', () => {
     expect(fileNameFor('../../etc/passwd', 'md')).toBe('etc passwd.md');
     expect(fileNameFor('a\\b:c*d?e"f<g>h|i', 'md')).toBe('a b c d e f g h i.md');
     expect(fileNameFor('line\nbreak\u0000nul\u202Egnp.exe', 'json')).toBe('line break nul gnp.exe.json');
+    expect(fileNameFor('a\u061Cb\u2067c\u200Fd', 'md')).toBe('a b c d.md');
   });
 
   it('is never empty or only dots', () => {

@@ -1,14 +1,18 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 import { decodeWireStream } from '../../../src/wire/decode-stream.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 import {
+  addQuestion,
   addUserMessage,
   blockText,
   createTimeline,
+  PRETTY_JSON_MAX,
   reduceTimeline,
   setApproval,
+  settleQuestion,
+  showMore,
   summariseUsage,
   timelineFromMessages,
   type AnswerItem,
@@ -70,6 +74,24 @@ describe('timeline reducer', () => {
     expect((s.items[1] as ReasoningItem).streaming).toBe(false);
     expect(blockText((s.items[1] as ReasoningItem).text)).toBe('think');
     expect((s.items[2] as AnswerItem).streaming).toBe(true);
+  });
+
+  it('indents arguments up to PRETTY_JSON_MAX characters and leaves longer ones as sent, without parsing them', () => {
+    const atMost = JSON.stringify({ data: 'x'.repeat(PRETTY_JSON_MAX - 11) });
+    const over = JSON.stringify({ data: 'x'.repeat(PRETTY_JSON_MAX) });
+    expect(atMost.length).toBe(PRETTY_JSON_MAX);
+    const parse = vi.spyOn(JSON, 'parse');
+    const s = run([
+      { method: 'RunBegin', params: { user_input: 'q' } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'a', name: 'dump', arguments: atMost } },
+      { method: 'ToolCallBegin', params: { tool_call_id: 'b', name: 'dump', arguments: over } },
+    ]);
+    const [a, b] = only(s, 'tool');
+    expect(a!.prettyArguments).toBe(JSON.stringify(JSON.parse(atMost), null, 2));
+    expect(b!.prettyArguments).toBeUndefined();
+    expect(b!.arguments).toBe(over);
+    expect(parse.mock.calls.map(([text]) => text)).not.toContain(over);
+    parse.mockRestore();
   });
 
   it('shows a tool call pending, then its result, duration and failure', () => {
@@ -178,6 +200,25 @@ describe('timeline reducer', () => {
     expect(only(s, 'tool')[1]!.status).toBe('pending');
   });
 
+  it('counts "Show more" on an answer or reasoning block, leaving the text and other items as they are', () => {
+    let s = run([
+      { method: 'RunBegin', params: { user_input: 'q' } },
+      { method: 'ReasoningDelta', params: { text: 'think' } },
+      { method: 'TextDelta', params: { text: 'long answer' } },
+      { method: 'RunEnd', params: END },
+    ]);
+    const answer = only(s, 'answer')[0]!;
+    const reasoning = only(s, 'reasoning')[0]!;
+    const user = only(s, 'user')[0]!;
+    s = showMore(showMore(s, answer.key), answer.key);
+    s = showMore(s, reasoning.key);
+    expect(only(s, 'answer')[0]!.more).toBe(2);
+    expect(only(s, 'answer')[0]!.text).toBe(answer.text);
+    expect(only(s, 'reasoning')[0]!.more).toBe(1);
+    expect(showMore(s, user.key)).toBe(s);
+    expect(showMore(s, 'no-such-key')).toBe(s);
+  });
+
   it('ignores unknown events', () => {
     const s0 = createTimeline();
     expect(reduceTimeline(s0, { method: 'member_joined', params: {}, unknown: true })).toBe(s0);
@@ -263,5 +304,33 @@ describe('timeline over the corpus (projection)', () => {
     const tools = only(s, 'tool') as ToolItem[];
     expect(tools.map((t) => [t.name, t.status, t.result])).toEqual([['shell', 'ok', '1 failed…']]);
     expect(tools[0]!.prettyArguments).toBe('{\n  "cmd": "pytest -x"\n}');
+  });
+});
+
+describe('questions of the agent', () => {
+  const asked = { id: 'i1', reason: 'input_required', message: 'Who are you?' };
+
+  it('a question ends the answer block in flight: what the agent says after it starts a new block below it', () => {
+    let s = run([
+      { method: 'RunBegin', params: { user_input: 'ask me' } },
+      { method: 'TextDelta', params: { text: 'First I need to know.' } },
+    ]);
+    s = addQuestion(s, asked);
+    s = run([{ method: 'TextDelta', params: { text: 'Thanks.' } }], s);
+    expect(kinds(s)).toEqual(['user', 'answer', 'question', 'answer']);
+    expect(only(s, 'answer').map((a) => [blockText(a.text), a.streaming])).toEqual([
+      ['First I need to know.', false],
+      ['Thanks.', true],
+    ]);
+    expect(only(s, 'question')[0]).toMatchObject({ question: asked, status: 'asked', run: 1 });
+  });
+
+  it('records how a question ended, and leaves another conversation alone', () => {
+    const s = addQuestion(run([{ method: 'RunBegin', params: { user_input: 'ask me' } }]), asked);
+    const key = s.items.at(-1)!.key;
+    const answered = settleQuestion(s, key, 'answered', { name: 'Ada' });
+    expect(only(answered, 'question')[0]).toMatchObject({ status: 'answered', answer: { name: 'Ada' } });
+    const other = createTimeline();
+    expect(settleQuestion(other, key, 'cancelled')).toBe(other);
   });
 });

@@ -3,7 +3,7 @@ import { decodeEventLine, WireDecodeError } from '../../../src/index.js';
 import { createVictorDialect } from '../../../src/wire/dialects/victor.js';
 import { decodeChunks, rpc } from './decode-helpers.js';
 
-// Design §1: an optional field sent as null is absent; one of the wrong type is dropped, the event kept and
+// docs/wire.md#bad-input: an optional field sent as null is absent; one of the wrong type is dropped, the event kept and
 // the dropped field reported through onDecodeError (reason "invalid-params").
 describe('optional fields are forgiving (issue 10, item 2)', () => {
   it('reads null optional fields as absent: RunError{status: null}, ToolResult{elapsed_ms: null}', () => {

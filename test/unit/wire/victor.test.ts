@@ -401,7 +401,7 @@ describe('Victor v1 dialect, bad documents', () => {
       '{"v": 1, "event": "tool_call", "tool": "t", "call_id": 3}',
       '{"v": 1, "event": "tool_result", "tool": "t", "success": "yes"}',
     ];
-    // a mistyped optional elapsed_ms / truncated is dropped, the result kept (design §1; optional-fields.test.ts)
+    // a mistyped optional elapsed_ms / truncated is dropped, the result kept (docs/wire.md#bad-input; optional-fields.test.ts)
     for (const text of bad) {
       expect(() => dialect.decode(text, 1)).toThrowError(expect.objectContaining({ reason: 'invalid-params' }));
     }

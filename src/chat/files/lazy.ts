@@ -1,0 +1,3 @@
+/** The files panel's chunk, loaded once a workspace is set: its renderer and its styles. */
+export { renderFilesPanel } from '../parts/files-panel.js';
+export { adoptFilesStyles } from './styles.js';
