@@ -1,7 +1,8 @@
 /**
- * What `<pagent-chat>` hands to its parts that keep a conversation alive across pages (./interrupted/ and
- * ./tabs/, chunks loaded on first use): one host object with the element's own operations, so each part
- * is written over these and the element only composes them.
+ * What `<pagent-chat>` hands to its lazily loaded parts — the message actions, and those that keep a
+ * conversation alive across pages (./interrupted/ and ./tabs/): one host object with the element itself,
+ * for what it offers anyone, and the operations of its own they build on, so each part is written over
+ * these and the element only composes them.
  */
 import type { ReactiveControllerHost, html, nothing } from 'lit';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
@@ -10,40 +11,35 @@ import type { LocaleName, PagentChatStrings } from './i18n.js';
 import type { RunSource } from './run-controller.js';
 import type { ChatStore } from './session-controller.js';
 import type { TimelineState } from './timeline.js';
+import type { ActionsHost } from './actions/message-actions.js';
 
-/** The element, as its conversation parts see it. */
-export interface ChatHost extends ReactiveControllerHost {
-  readonly isConnected: boolean;
+/** The element's public side, as the parts use it. */
+export type ChatElement = ReactiveControllerHost &
+  HTMLElement & {
+    readonly store: ChatStore | undefined;
+    readonly agent: ChatAgent | undefined;
+    /** True while a run is in flight (or a run opened by `push()` is open). */
+    readonly streaming: boolean;
+    readonly renderRoot: HTMLElement | DocumentFragment;
+    requestApproval(call: ApprovalRequest): Promise<boolean>;
+  };
+
+/** The element, as its parts see it. */
+export interface ChatHost extends ActionsHost {
+  readonly el: ChatElement;
   readonly lit: { html: typeof html; nothing: typeof nothing };
-  readonly store: ChatStore | undefined;
-  readonly agent: ChatAgent | undefined;
   /** The timeline shown (setting it shows another). */
   timeline: TimelineState;
-  /** True while a run is in flight (or a run opened by `push()` is open). */
-  readonly streaming: boolean;
-  /** The conversation shown (the one the agent continues). */
-  conversationId(): string | undefined;
   strings(): PagentChatStrings;
   locale(): LocaleName;
   /** Feeds one event to the timeline, as the element's own runs do (the `pagent-*` events included). */
   apply(event: WireEvent | UnknownEvent): void;
-  /**
-   * A run of the agent: `input` with `options` (`continue`, …), approvals asked on the cards unless
-   * `approve` answers them.
-   */
-  source(input: string, options: Pick<ChatAgentRunOptions, 'continue'>, approve?: (call: ApprovalRequest) => Promise<boolean>): RunSource;
+  /** A run of the agent: `input` with the element's run options and `options`. */
+  source(input: string, options: Pick<ChatAgentRunOptions, 'continue' | 'approve'>): RunSource;
   /** Runs `source` as the element's run (under the tabs' lock when they are loaded); settles when it ended. */
   run(source: RunSource): Promise<void>;
-  /** Asks the user about a call on its card. */
-  requestApproval(call: ApprovalRequest): Promise<boolean>;
   /** Settles once the agent's runs and session switches started so far are done. */
   settled(): Promise<void>;
-  /** Dispatches `pagent-send` for a Continue (`{text: '', continue: true}`); false when the page vetoed it. */
-  sendContinue(): boolean;
-  /** Shows the stored conversation `id` again and points the agent at it (it changed elsewhere). */
-  reopen(id: string): void;
   /** Places the shown messages on the stored tree again (the message actions). */
   placeMessages(): void;
-  /** Puts text back in the message box (when it is empty). */
-  restoreText(text: string): void;
 }

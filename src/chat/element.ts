@@ -13,8 +13,7 @@ import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
 import { ToolChunks } from './parts/tool-chunks.js';
 import type { MessageActions } from './actions/message-actions.js';
-import type { InterruptedTurns } from './interrupted/controller.js';
-import type { Tabs } from './tabs/controller.js';
+import type { KeepAlive } from './keep-alive.js';
 import type { ChatHost } from './chat-host.js';
 import { eventsClosingRun, RunController, type RunOutcome, type RunSource } from './run-controller.js';
 import { ScrollController } from './scroll-controller.js';
@@ -258,22 +257,18 @@ export class PagentChat extends LitElement {
   });
   private readonly rows = new TimelineChunks();
   private readonly sessions = new SessionController(this, {
-    onOpen: (id, messages, fromList, refresh, turn) => {
+    onOpen: (id, messages, fromList, refresh) => {
       this.stopRunInFlight();
       this.denyPendingApprovals();
       // files waiting in the composer stay when another tab changed the conversation shown
       if (!refresh) this.attachments.state?.clear();
       const shown = (this.timeline = timelineFromMessages(messages));
-      this.interrupted?.clear();
-      // a turn a reload cut: shown as it was saved, with Continue, once its part has loaded
       this.actions?.clear();
       // the agent continues the conversation shown (it restores it from the store on its next run)
       if (fromList) this.switchAgentSession(id);
       void this.actions?.update(id);
       // the last run was in flight when the page went: resumed, or shown interrupted with Continue
-      if (turn || (this.agent?.resume && messages.at(-1)?.role === 'user')) {
-        void this.loadInterrupted(true).then((part) => void (this.timeline === shown && part?.reopen(id, shown, messages, turn)));
-      }
+      if (this.agent) void this.loadKeepAlive(true).then((part) => part?.interrupted.opened(id, shown, messages));
     },
     onDelete: async () => {
       // the run stops and the agent saves its cut turn and moves to a new conversation before the delete,
@@ -369,7 +364,7 @@ export class PagentChat extends LitElement {
    */
   send(text: string, attachments: readonly ChatAttachment[] = []): void {
     // another tab runs this conversation: a note says so, and the text goes back in the box
-    if (this.tabs?.refuse(text)) return;
+    if (this.keepAlive?.tabs?.refuse(text)) return;
     if (!this.dispatchEvent(createChatEvent('pagent-send', attachments.length > 0 ? { text, attachments } : { text }))) return;
     // A stored conversation still opening would replace the timeline and stop the run: wait for it.
     const opening = this.sessions.pending;
@@ -518,8 +513,7 @@ export class PagentChat extends LitElement {
     if (changed.has('workspace')) this.filesPanel.setWorkspace(this.workspace);
     if (changed.has('agent') || changed.has('store')) {
       this.showAgentSession();
-      // one tab runs a conversation at a time (where the browser has Web Locks and BroadcastChannel)
-      if (this.agent && this.store && globalThis.navigator?.locks && typeof BroadcastChannel === 'function') void this.loadTabs();
+      if (this.agent && this.store) void this.loadKeepAlive();
     }
     if (changed.has('src') && this.srcClient && this.srcClient.url !== this.src) this.srcClient = undefined;
   }
@@ -557,7 +551,7 @@ export class PagentChat extends LitElement {
     </div>
     <div class="sr-only" role="status" aria-live="polite">${this.announcement}</div>
     ${this.filesPanel.render(s, resolveLocale(this.locale)) ?? nothing}
-    ${this.tabs?.render() ?? nothing}
+    ${this.keepAlive?.tabs?.render() ?? nothing}
     ${renderComposer({
       strings: s,
       streaming,
@@ -612,7 +606,7 @@ export class PagentChat extends LitElement {
     const longText = this.toolChunks.longText;
     const c = this.cachedContext;
     const loaded = Boolean(this.attachments.state);
-    const actions = `${this.actions?.stamp} ${this.interrupted?.stamp}`;
+    const actions = `${this.actions?.stamp} ${this.keepAlive?.interrupted.stamp}`;
     if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && c.renderTool === renderTool && this.contextLongText === longText && this.contextActions === actions) return c;
     this.contextLongText = longText;
     this.contextActions = actions;
@@ -635,7 +629,7 @@ export class PagentChat extends LitElement {
       renderAttachments: (list) => this.attachments.renderMessage(list),
       renderQuestion: (item, context) => this.questions.render(item, context),
       messageActions: (item) => this.actions?.render(item, this.cachedContext!, this.actions.canBranch),
-      interrupted: (item) => this.interrupted?.render(item),
+      interrupted: (item) => this.keepAlive?.interrupted.render(item),
       editingKey: this.actions?.editingKey,
     };
     return this.cachedContext;
@@ -718,7 +712,7 @@ export class PagentChat extends LitElement {
   }
 
   private decide(callId: string, approved: boolean): void {
-    if (!this.approvals.has(callId) && this.interrupted?.answer(callId, approved)) return;
+    if (!this.approvals.has(callId) && this.keepAlive?.interrupted.answer(callId, approved)) return;
     const resolve = this.approvals.get(callId);
     this.approvals.delete(callId);
     this.timeline = setApproval(this.timeline, callId, approved);
@@ -745,76 +739,41 @@ export class PagentChat extends LitElement {
    */
   private readonly loadActions = lazyPart(() =>
     import('./actions/message-actions.js').then((m) => {
-      // eslint-disable-next-line @typescript-eslint/no-this-alias
-      const host = this;
-      this.actions = new m.MessageActions({
-        lit: { html, nothing },
-        renderRoot: this.renderRoot as ShadowRoot,
-        get updateComplete() {
-          return host.updateComplete;
-        },
-        get agent() {
-          return host.agent;
-        },
-        get store() {
-          return host.store;
-        },
-        idle: () => !this.runs.running && !this.timeline.runOpen,
-        resends: () => !this.agent && Boolean(this.client || this.src),
-        retryStopped: () => this.retry(),
-        strings: () => this.localStrings,
-        items: () => this.timeline.items,
-        requestUpdate: () => this.requestUpdate(),
-        event: (type, detail) => this.dispatchEvent(createChatEvent(type, detail as never)),
-        announce: (text) => (this.announcement = text),
-        runFrom: (before, text, retry, attachments) => {
-          this.timeline = this.addSent(timelineFromMessages(before), text, attachments);
-          this.scroller.jumpToLatest();
-          this.startRun(text, retry, attachments ? [...attachments] : []);
-        },
-        reopen: async (id) => {
-          this.switchAgentSession(id);
-          await this.sessions.open(id);
-        },
-        reportError: (err) => void this.reportError(err),
-      });
+      this.actions = new m.MessageActions(this.partsHost);
       this.actions.bump();
       void this.actions.update();
     }),
   );
 
-  // ----- the parts that keep a conversation alive across pages, chunks loaded on first use: an answer a
-  // reload cut (./interrupted/controller.ts), one runner per conversation (./tabs/controller.ts) -----
+  // ----- the parts that keep a conversation alive across pages, a chunk loaded with an agent and a store:
+  // an answer a reload cut, one runner per conversation (see ./keep-alive.ts) -----
 
-  private interrupted: InterruptedTurns | undefined;
-  private tabs: Tabs | undefined;
-  private readonly loadInterrupted = lazyPart(() => import('./interrupted/controller.js').then((m) => (this.interrupted ??= new m.InterruptedTurns(this.chatHost))));
-  private readonly loadTabs = lazyPart(() => import('./tabs/controller.js').then((m) => (this.tabs ??= new m.Tabs(this.chatHost))));
+  private keepAlive: KeepAlive | undefined;
+  private readonly loadKeepAlive = lazyPart(() => import('./keep-alive.js').then((m) => (this.keepAlive ??= new m.KeepAlive(this.partsHost))));
 
   /** `source` run under the conversation's Web Lock, its events shown live in the other tabs. */
   private hold(source: RunSource): RunSource {
-    return this.tabs?.hold(source) ?? source;
+    return this.keepAlive?.tabs?.hold(source) ?? source;
   }
 
-  /** What those parts get from the element (see ./chat-host.ts). */
-  private get chatHost(): ChatHost {
+  /** What the element's lazily loaded parts get from it (see ./chat-host.ts); made once. */
+  private get partsHost(): ChatHost {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const el = this;
-    return {
-      addController: (c) => this.addController(c),
-      removeController: (c) => this.removeController(c),
-      requestUpdate: () => this.requestUpdate(),
+    return (this.madeHost ??= {
+      el,
+      lit: { html, nothing },
+      get renderRoot() {
+        return el.renderRoot as ShadowRoot;
+      },
       get updateComplete() {
         return el.updateComplete;
       },
-      get isConnected() {
-        return el.isConnected;
+      get agent() {
+        return el.agent;
       },
       get store() {
         return el.store;
-      },
-      get agent() {
-        return el.agent;
       },
       get timeline() {
         return el.timeline;
@@ -822,33 +781,37 @@ export class PagentChat extends LitElement {
       set timeline(timeline) {
         el.timeline = timeline;
       },
-      get streaming() {
-        return el.streaming;
-      },
-      lit: { html, nothing },
-      conversationId: () => this.sessions.openId ?? this.agent?.sessionId,
+      idle: () => !this.runs.running && !this.timeline.runOpen,
+      resends: () => !this.agent && Boolean(this.client || this.src),
+      retryStopped: () => this.retry(),
       strings: () => this.localStrings,
       locale: () => resolveLocale(this.locale),
+      items: () => this.timeline.items,
+      requestUpdate: () => this.requestUpdate(),
+      event: (type, detail) => this.dispatchEvent(createChatEvent(type, detail as never)),
+      announce: (text) => (this.announcement = text),
       apply: (event) => this.apply(event),
-      source: (input, options, approve) => this.agentRuns.source(this.agent!, input, { ...this.agentRunOptions(), ...options, ...(approve && { approve }) }),
+      runFrom: (before, text, retry, attachments) => {
+        this.timeline = this.addSent(timelineFromMessages(before), text, attachments);
+        this.scroller.jumpToLatest();
+        this.startRun(text, retry, attachments ? [...attachments] : []);
+      },
+      source: (input, options) => this.agentRuns.source(this.agent!, input, { ...this.agentRunOptions(), ...options }),
       run: (source) => {
         this.scroller.jumpToLatest();
         return this.runs.start(this.hold(source)).then(() => this.actions?.update());
       },
-      requestApproval: (call) => this.requestApproval(call),
       settled: async () => void (this.agent && (await this.agentRuns.settled(this.agent))),
-      sendContinue: () => this.dispatchEvent(createChatEvent('pagent-send', { text: '', continue: true })),
-      reopen: (id) => {
+      reopen: async (id) => {
         this.switchAgentSession(id);
-        void this.sessions.open(id, false, true);
+        await this.sessions.open(id);
       },
       placeMessages: () => void this.actions?.update(),
-      restoreText: (text) => {
-        const box = this.renderRoot.querySelector('textarea');
-        if (box && box.value === '') box.value = text;
-      },
-    };
+      reportError: (err) => void this.reportError(err),
+    });
   }
+
+  private madeHost: ChatHost | undefined;
 
   private reportError(err: unknown): PagentError {
     const error = err instanceof PagentError ? err : new PagentError(err instanceof Error ? err.message : String(err), { code: 'store', where: 'store', cause: err });

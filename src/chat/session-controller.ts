@@ -36,9 +36,9 @@ export interface ChatStore {
 export interface SessionControllerOptions {
   /**
    * A conversation was opened: from the list (`fromList`), or by {@link SessionController.open} otherwise;
-   * `refresh`: the one shown, again, after another tab changed it; `turn`: the turn a run left in flight.
+   * `refresh`: the one shown, again, after another tab changed it.
    */
-  onOpen(id: string, messages: readonly ChatMessage[], fromList: boolean, refresh: boolean, turn: InterruptedTurn | undefined): void;
+  onOpen(id: string, messages: readonly ChatMessage[], fromList: boolean, refresh?: boolean): void;
   /** The open conversation is being deleted: the store deletes it once this settles. */
   onDelete(id: string): void | Promise<void>;
   /** A conversation could not be opened (e.g. another tab blocks the database). */
@@ -199,13 +199,12 @@ export class SessionController implements ReactiveController {
 
   private async load(id: string, fromList: boolean, refresh: boolean, wanted?: () => boolean): Promise<void> {
     try {
-      const store = this.store;
-      const [session, turn] = await Promise.all([store?.load(id), store?.loadTurn?.(id).catch(() => undefined)]);
+      const session = await this.store?.load(id);
       if (wanted && !wanted()) return;
       this.openId = id;
       this.shown = session?.messages ?? [];
       this.shownSeqs = session?.seqs;
-      this.options.onOpen(id, this.shown, fromList, refresh, turn);
+      this.options.onOpen(id, this.shown, fromList, refresh);
     } catch (err) {
       this.options.onOpenError(id, err);
     }

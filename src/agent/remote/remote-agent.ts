@@ -20,7 +20,7 @@ import { checkArguments } from '../tool-args.js';
 import type { ToolOutcome } from '../tool-call.js';
 import type { Tool, ToolApprovalRequest } from '../tools.js';
 import { createPagentProtocol } from './pagent.js';
-import type { RemoteAnswer, RemoteInterrupt, RemoteProtocol, RemoteProtocolName, RemoteToolInfo } from './protocol.js';
+import type { RemoteAnswer, RemoteInterrupt, RemoteProtocol, RemoteProtocolName, RemoteResumption, RemoteToolInfo } from './protocol.js';
 
 export type { RemoteInterrupt, RemoteAnswer, RemoteProtocolName } from './protocol.js';
 
@@ -207,7 +207,7 @@ export class RemoteAgent {
   /** The index the next user message takes after {@link RemoteAgent.rewind}: that message is an edit. */
   private rewoundTo: number | undefined;
   /** The resume endpoint's response, for the run {@link RemoteAgent.resume} starts. */
-  private resuming: { url: string; response: Promise<Response> } | undefined;
+  private resuming: RemoteResumption | undefined;
 
   constructor(options: RemoteAgentOptions) {
     if (options.protocol !== 'ag-ui' && options.protocol !== 'ai-sdk' && options.protocol !== 'pagent') {
@@ -383,18 +383,11 @@ export class RemoteAgent {
    */
   async *resume(options: Omit<RemoteRunOptions, 'retry' | 'continue'> = {}): AsyncGenerator<WireEvent, void, undefined> {
     if (this.running) throw new PagentError('RemoteAgent is already running', { code: 'busy', where: 'agent' });
-    if (this.protocol !== 'ai-sdk') return;
-    const failed = await this.conversation.restore();
-    if (failed) throw failed;
+    const protocol = await this.protocolLoad;
     const given = this.options.headers;
     const headers = typeof given === 'function' ? await given() : given;
-    const url = `${this.url.replace(/\/$/, '')}/${encodeURIComponent(this.sessionId)}/stream`;
-    const response = (this.options.fetch ?? globalThis.fetch)(url, { method: 'GET', headers, signal: options.signal ?? null });
-    // (a network failure is the resumed run's: RunError{network})
-    const status = await response.then((r) => r.status, () => undefined);
-    if (status === 204 || status === 404 || options.signal?.aborted) return;
-    this.resuming = { url, response };
-    yield* this.events('', options);
+    this.resuming = await protocol.resume?.(this.url, this.sessionId, { headers, signal: options.signal }, this.options.fetch ?? globalThis.fetch);
+    if (this.resuming) yield* this.events('', options);
   }
 
   private async *loop(input: UserInput, options: RemoteRunOptions, signal: AbortSignal, run: RunState): AsyncGenerator<WireEvent, void, undefined> {

@@ -10,6 +10,7 @@ import type { ChatMessage } from '../../agent/messages.js';
 import type { InterruptedTurn } from '../../store/turn-pieces.js';
 import type { ApprovalRequest } from '../agent-runs.js';
 import type { ChatHost } from '../chat-host.js';
+import { createChatEvent } from '../events.js';
 import { setApproval, timelineFromMessages, type RunEndItem, type TimelineState } from '../timeline.js';
 import { interruptedStrings } from './strings.js';
 import { conversationLock, lockHeld } from '../tabs/lock.js';
@@ -28,7 +29,7 @@ export class InterruptedTurns {
 
   /** The element has an agent and no run is going. */
   private get canContinue(): boolean {
-    return Boolean(this.host.agent) && !this.host.streaming;
+    return Boolean(this.host.el.agent) && !this.host.el.streaming;
   }
 
   /**
@@ -45,22 +46,25 @@ export class InterruptedTurns {
     let timeline = timelineFromMessages([...messages, assistant, ...answered], 'interrupted');
     for (const id of turn.awaiting) timeline = setApproval(timeline, id);
     this.shown = { messages, turn, endKey: timeline.items.at(-1)!.key };
-    this.host.requestUpdate();
+    this.host.el.requestUpdate();
     return timeline;
   }
 
   /**
-   * A stored conversation `id` opened (shown as `shown`) whose last run was in flight when the page went: the
-   * turn it left (`turn`, when its pieces were saved), or a last user message without an answer. An agent
-   * that can resume (an AI SDK back end that kept the stream) plays the rest of the run; otherwise, or when
-   * there is nothing to resume, the saved turn is shown interrupted.
+   * A stored conversation `id` was opened (shown as `shown`, its stored `messages`). When its last run was
+   * in flight as the page went — it left a turn (the store's `loadTurn`), or a last user message without
+   * an answer — an agent that can resume (an AI SDK back end that kept the stream) plays the rest of the run;
+   * otherwise, or when there is nothing to resume, the saved turn is shown interrupted.
    */
-  async reopen(id: string, shown: TimelineState, messages: readonly ChatMessage[], turn: InterruptedTurn | undefined): Promise<void> {
+  async opened(id: string, shown: TimelineState, messages: readonly ChatMessage[]): Promise<void> {
     const host = this.host;
+    const { store } = host.el;
+    this.shown = undefined;
     // another tab runs it still: that tab's run is followed, not continued here
-    if (await lockHeld(conversationLock(host.store, id))) return;
+    const [turn, elsewhere] = await Promise.all([store?.loadTurn?.(id).catch(() => undefined), lockHeld(conversationLock(store, id))]);
+    if (elsewhere || host.timeline !== shown || !(turn || (host.el.agent?.resume && messages.at(-1)?.role === 'user'))) return;
     await host.settled();
-    const agent = host.agent;
+    const agent = host.el.agent;
     let resumed = false;
     if (agent?.resume) {
       await host.run((signal) => ({
@@ -77,11 +81,6 @@ export class InterruptedTurns {
     host.placeMessages();
   }
 
-  /** Forgets the turn (another conversation is shown). */
-  clear(): void {
-    this.shown = undefined;
-  }
-
   /** True while the interrupted turn is the last thing shown and the agent can continue it. */
   private get open(): boolean {
     const shown = this.shown;
@@ -96,10 +95,10 @@ export class InterruptedTurns {
   continue(approve?: (call: ApprovalRequest) => Promise<boolean>): void {
     const shown = this.shown;
     const host = this.host;
-    if (!shown || !this.open || !host.sendContinue()) return;
+    if (!shown || !this.open || !host.el.dispatchEvent(createChatEvent('pagent-send', { text: '', continue: true }))) return;
     this.shown = undefined;
     host.timeline = timelineFromMessages(shown.messages);
-    void host.run(host.source('', { continue: true }, approve));
+    void host.run(host.source('', approve ? { continue: true, approve } : { continue: true }));
   }
 
   /**
@@ -108,7 +107,7 @@ export class InterruptedTurns {
    */
   answer(callId: string, approved: boolean): boolean {
     if (!this.open || !this.shown!.turn.awaiting.includes(callId)) return false;
-    this.continue((call) => (call.tool_call_id === callId ? Promise.resolve(approved) : this.host.requestApproval(call)));
+    this.continue((call) => (call.tool_call_id === callId ? Promise.resolve(approved) : this.host.el.requestApproval(call)));
     return true;
   }
 

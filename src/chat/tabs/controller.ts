@@ -41,13 +41,13 @@ export class Tabs implements ReactiveController {
   private note: 'answeringElsewhere' | 'waitingForOtherTab' | 'sendWhenFinished' | undefined;
 
   constructor(private readonly host: ChatHost) {
-    host.addController(this);
-    if (host.isConnected) this.hostConnected();
+    host.el.addController(this);
+    if (host.el.isConnected) this.hostConnected();
   }
 
   /** The channel of the store's runs: one per database name. */
   private get channelName(): string {
-    return conversationLock(this.host.store, '').replace(/:$/, '');
+    return conversationLock(this.host.el.store, '').replace(/:$/, '');
   }
 
   hostConnected(): void {
@@ -71,7 +71,7 @@ export class Tabs implements ReactiveController {
 
   private receive(message: Message): void {
     const { id } = message;
-    if (id !== this.host.conversationId()) return;
+    if (id !== this.host.el.agent?.sessionId) return;
     const mine = this.mine;
     switch (message.type) {
       case 'sync':
@@ -101,7 +101,7 @@ export class Tabs implements ReactiveController {
         this.note = 'answeringElsewhere';
         this.host.timeline = timelineFromMessages(message.before);
         for (const event of message.events) this.host.apply(event);
-        this.host.requestUpdate();
+        this.host.el.requestUpdate();
         return;
       case 'end':
         this.ended(id, message.run);
@@ -112,11 +112,11 @@ export class Tabs implements ReactiveController {
   private ended(id: string, run: string): void {
     if (this.syncing?.id === id) this.syncing = undefined;
     if (this.note === 'sendWhenFinished') this.note = undefined;
-    if (this.following?.run !== run) return this.host.requestUpdate();
+    if (this.following?.run !== run) return this.host.el.requestUpdate();
     this.following = undefined;
     this.note = undefined;
-    this.host.reopen(id);
-    this.host.requestUpdate();
+    void this.host.reopen(id);
+    this.host.el.requestUpdate();
   }
 
   /**
@@ -124,7 +124,7 @@ export class Tabs implements ReactiveController {
    * closed before it could say so.
    */
   private watch(id: string, run: string): void {
-    void navigator.locks.request(conversationLock(this.host.store, id), () => this.ended(id, run)).catch(() => undefined);
+    void navigator.locks.request(conversationLock(this.host.el.store, id), () => this.ended(id, run)).catch(() => undefined);
   }
 
   /**
@@ -132,11 +132,12 @@ export class Tabs implements ReactiveController {
    * back in the box. False when nothing runs elsewhere (the message goes ahead).
    */
   refuse(text: string): boolean {
-    const id = this.host.conversationId();
+    const id = this.host.el.agent?.sessionId;
     if (id === undefined || this.mine || !(this.following?.id === id || this.syncing?.id === id)) return false;
     this.note = 'sendWhenFinished';
-    this.host.restoreText(text);
-    this.host.requestUpdate();
+    const box = this.host.el.renderRoot.querySelector('textarea');
+    if (box && box.value === '') box.value = text;
+    this.host.el.requestUpdate();
     return true;
   }
 
@@ -146,8 +147,8 @@ export class Tabs implements ReactiveController {
   }
 
   private async *held(source: RunSource, signal: AbortSignal): AsyncGenerator<Event, void, undefined> {
-    const { store, agent } = this.host;
-    const id = this.host.conversationId();
+    const { store, agent } = this.host.el;
+    const id = this.host.el.agent?.sessionId;
     if (!store || id === undefined) return yield* source(signal);
     const name = conversationLock(store, id);
     let release!: () => void;
@@ -160,14 +161,14 @@ export class Tabs implements ReactiveController {
       // another tab started the conversation just now: wait for its run to end, then run on what it left
       waited = true;
       this.note = 'waitingForOtherTab';
-      this.host.requestUpdate();
+      this.host.el.requestUpdate();
       try {
         await new Promise<void>((resolve, reject) => {
           navigator.locks.request(name, { signal }, () => (resolve(), done)).catch(reject);
         });
       } finally {
         this.note = undefined;
-        this.host.requestUpdate();
+        this.host.el.requestUpdate();
       }
       agent?.useSession?.(id);
     }
@@ -189,7 +190,7 @@ export class Tabs implements ReactiveController {
       this.post({ type: 'end', id, run });
       this.mine = undefined;
       release();
-      if (waited) this.host.reopen(id);
+      if (waited) void this.host.reopen(id);
     }
   }
 
