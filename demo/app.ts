@@ -269,13 +269,18 @@ endpointForm.addEventListener('submit', (e) => {
 document.querySelector('#forget')!.addEventListener('click', () => {
   void keys.forgetAll().then(() => setStatus((s) => s.keysForgotten));
 });
-// the conversation an agent source shows is the one a reload reopens
-chat.addEventListener('pagent-run-end', () => {
+// the conversation an agent source shows is the one a reload reopens (also one whose first answer a
+// reload cuts: it reopens with that answer, and Continue)
+const rememberSession = (): void => {
   const agent = chat.agent as Agent | RemoteAgent | undefined;
   const source = state.source;
   if (agent?.sessionId && source !== 'wire' && source !== 'wire-ag-ui' && source !== 'wire-ai-sdk') localStorage.setItem(LAST_SESSION(source), agent.sessionId);
+};
+chat.addEventListener('pagent-send', rememberSession);
+chat.addEventListener('pagent-run-end', () => {
+  rememberSession();
   // the AG-UI agent's shared state is in the status line
-  if (source === 'remote-ag-ui') showStatus();
+  if (state.source === 'remote-ag-ui') showStatus();
 });
 
 const params = new URLSearchParams(location.search);

@@ -10,6 +10,9 @@
  * (我在哪 / どこ) → a `region` call (when offered: the page's own tool behind the demo's remote back ends); "think"
  * (思考 / 考えて) → reasoning then an answer; "fail" (失败 / 失敗) → a provider error mid-stream; anything
  * else → a markdown answer. It answers in the language of the question.
+ *
+ * A request whose last message is an assistant message (an answer a reload cut, sent back by Continue)
+ * is continued: the answer the script gives for the conversation before it, from where that text stops.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -75,7 +78,7 @@ const cityName = (city: string, lang: Lang): string => {
 };
 
 type Step =
-  | { kind: 'text'; reasoning?: string; text: string }
+  | { kind: 'text'; reasoning?: string | undefined; text: string }
   | { kind: 'tool'; name: string; args: Record<string, unknown> }
   | { kind: 'error'; text: string; message: string };
 
@@ -194,6 +197,12 @@ function describeWeather(json: string, lang: Lang): string {
   }
 }
 
+/** The text of a trailing assistant message (a partial answer to continue), if the request ends with one. */
+function continuedText(messages: Msg[]): string | undefined {
+  const last = messages.at(-1);
+  return last?.role === 'assistant' && typeof last.content === 'string' && !last.tool_calls?.length ? last.content : undefined;
+}
+
 /** Serves one scripted streaming completion. */
 export async function handleScriptedCompletion(
   req: IncomingMessage,
@@ -211,7 +220,14 @@ export async function handleScriptedCompletion(
     return;
   }
   const model = body.model ?? 'scripted';
-  const step = scriptedStep(body.messages ?? [], (body.tools ?? []).map((t) => t.function?.name ?? ''));
+  const messages = body.messages ?? [];
+  const partial = continuedText(messages);
+  const step = scriptedStep(partial === undefined ? messages : messages.slice(0, -1), (body.tools ?? []).map((t) => t.function?.name ?? ''));
+  if (partial !== undefined && step.kind === 'text') {
+    // the answer goes on from where the partial one stops (its reasoning was given already)
+    step.reasoning = undefined;
+    step.text = step.text.startsWith(partial) ? step.text.slice(partial.length) : step.text;
+  }
   let closed = false;
   res.on('close', () => (closed = true));
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' });

@@ -14,6 +14,7 @@ import type { ToolHooks } from './hooks.js';
 import type { Tool, ToolApprovalRequest } from './tools.js';
 import type { RunToolCallOptions, ToolOutcome } from './tool-call.js';
 import { checkArguments } from './tool-args.js';
+import type { InterruptedTurn, TurnPiece } from '../store/turn-pieces.js';
 
 /** One assembled model step, as the model client reports it at the end of a stream. */
 export interface AgentModelStep {
@@ -65,6 +66,15 @@ export interface AgentStore {
   /** `parent`: the seq the messages follow; a `{ from }` result gives their seqs. */
   append(id: string, messages: ChatMessage[], options?: { parent?: number | null }): Promise<unknown>;
   save?(id: string, session: Pick<Session, 'toJSON'>, options?: { title?: string }): Promise<unknown>;
+  /**
+   * Optional: saves pieces of the turn in flight as it streams (`createSessionStore()` has it), so a
+   * reload, a crash or a closed tab keeps the partial answer; `at` 0 starts a turn afresh.
+   */
+  savePieces?(id: string, pieces: readonly TurnPiece[], at: number): Promise<unknown>;
+  /** Optional: the turn a run left in flight, restored with the conversation (see {@link RunOptions.continue}). */
+  loadTurn?(id: string): Promise<InterruptedTurn | undefined>;
+  /** How often, at most, the turn in flight is saved, in milliseconds. @defaultValue 250 */
+  readonly inFlightSaveMs?: number;
 }
 
 /** Options of {@link Agent}. */
@@ -145,6 +155,20 @@ export interface RunOptions {
    * shows it in the timeline there).
    */
   onSteer?: (text: string) => void;
+  /**
+   * Finishes the turn a run of this conversation left in flight (the page was reloaded, crashed or closed
+   * mid-answer; the store's saved pieces bring it back), instead of sending `input` (pass `''`): no user
+   * message is added and `RunBegin.user_input` is `''`. An answer cut while it streamed is sent as the
+   * request's last message (an assistant message with the text so far) for the model to continue, and the
+   * run's first step streams that text before what the model adds, so the step, the events and the stored
+   * message hold the whole answer. A turn cut during its tool calls goes on with them: results that came are
+   * kept, a call that was waiting for approval is asked again, a call that was running gets
+   * `error: interrupted before the tool finished`. Without an interrupted turn the model is simply asked
+   * again from where the conversation stands. Any run without this option first stores the interrupted
+   * turn as it stands (its calls without a result get that same error text), so the history stays valid.
+   * @defaultValue false
+   */
+  continue?: boolean;
   /**
    * Re-runs a failed run: when the conversation's last user message is `input` and no answer followed it
    * (a failed run keeps its user message), that message is not appended a second time; the run continues
@@ -380,7 +404,10 @@ export class Agent {
       ended: false,
     };
     try {
-      yield* this.loop(input, options, controller.signal, run);
+      for await (const event of this.loop(input, options, controller.signal, run)) {
+        this.conversation.observe(event);
+        yield event;
+      }
     } finally {
       outer?.removeEventListener('abort', onAbort);
       controller.abort();
@@ -388,15 +415,18 @@ export class Agent {
         this.completeHalfTurn(run);
         this.queueSave();
       }
+      this.conversation.ended();
       this.running = false;
     }
   }
 
   private async *loop(rawInput: UserInput, options: RunOptions, signal: AbortSignal, run: RunState): AsyncGenerator<WireEvent, void, undefined> {
     const { kwargs, onSteer } = options;
-    const approve = options.approve ?? this.options.approve;
     const retry = options.retry === true;
+    const continuing = options.continue === true;
     const restoreError = await this.conversation.restore();
+    // (after the restore: the saver that records approvals asked is loaded by then)
+    const approve = this.conversation.asking(options.approve ?? this.options.approve);
     if (restoreError) {
       run.ended = true;
       yield { method: 'RunBegin', params: { user_input: this.redact(inputText(rawInput)) } };
@@ -404,8 +434,11 @@ export class Agent {
       yield { method: 'RunEnd', params: { ...EMPTY_STEP, stop_reason: 'error' } };
       return;
     }
-    const input = this.redactInput(rawInput);
-    if (!(retry && this.conversation.awaitsAnswer(input))) this.add({ role: 'user', content: input });
+    const carried = this.conversation.carry(continuing);
+    const resumed = carried && (await import('./continue-turn.js')).continueTurn(this.llm, carried);
+    const llm = resumed?.llm ?? this.llm;
+    const input = continuing ? '' : this.redactInput(rawInput);
+    if (!continuing && !(retry && this.conversation.awaitsAnswer(input))) this.add({ role: 'user', content: input });
     yield { method: 'RunBegin', params: { user_input: inputText(input) } };
 
     for (let turn = 0; turn < this.maxTurns; turn++) {
@@ -424,7 +457,7 @@ export class Agent {
         const request: AgentModelRequest = { messages, signal };
         if (this.schemas.length > 0) request.tools = this.schemas;
         if (kwargs) request.kwargs = kwargs;
-        for await (const event of this.llm.stream(request)) {
+        for await (const event of llm.stream(request)) {
           if (event.type === 'text') {
             run.partialText += event.text;
             yield { method: 'TextDelta', params: { text: event.text } };
@@ -471,7 +504,9 @@ export class Agent {
 
       const pending: PendingTurn = { assistant: assistantMessage(step), calls: step.tool_calls, results: new Map() };
       run.pending = pending;
-      const early = this.options.parallelTools ? this.startEarly(pending.calls, approve, signal) : new Map<string, EarlyCall>();
+      // the interrupted turn's calls that are not run again (a continued run's first turn)
+      const known = turn === 0 ? resumed?.known : undefined;
+      const early = this.options.parallelTools ? this.startEarly(pending.calls, approve, signal, known) : new Map<string, EarlyCall>();
       for (const call of pending.calls) {
         const request: ToolApprovalRequest = { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments };
         yield { method: 'ToolCallBegin', params: { ...request } };
@@ -479,7 +514,7 @@ export class Agent {
         const started = prestarted?.started ?? performance.now();
         let outcome: ToolOutcome;
         try {
-          outcome = await (prestarted?.outcome ?? this.callTool(request, { signal, approve }));
+          outcome = await (prestarted?.outcome ?? known?.(call.id) ?? this.callTool(request, { signal, approve }));
         } catch (err) {
           // (a ToolCallAborted is only ever thrown once the signal has aborted)
           if (signal.aborted) return yield* this.endCancelled(run);
@@ -514,11 +549,11 @@ export class Agent {
   }
 
   /** Starts, at once, the calls that need no approval (parallel mode); the others start in order. */
-  private startEarly(calls: ToolCall[], approve: Approve, signal: AbortSignal): Map<string, EarlyCall> {
+  private startEarly(calls: ToolCall[], approve: Approve, signal: AbortSignal, known: ((id: string) => unknown) | undefined): Map<string, EarlyCall> {
     const started = new Map<string, EarlyCall>();
     for (const call of calls) {
       const t = this.tools.get(call.function.name);
-      if (t && t.needsApproval !== undefined && t.needsApproval !== false) continue;
+      if ((t && t.needsApproval !== undefined && t.needsApproval !== false) || known?.(call.id)) continue;
       const request = { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments };
       const outcome = this.callTool(request, { signal, approve });
       outcome.catch(() => undefined);

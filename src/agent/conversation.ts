@@ -8,6 +8,9 @@ import type { UserContentPart } from './content-parts.js';
 import type { ChatMessage } from './messages.js';
 import type { SessionSaver } from './persistence.js';
 import { Session } from './session.js';
+import type { ToolApprovalRequest } from './tools.js';
+import type { WireEvent } from '../wire/events.js';
+import type { InterruptedTurn } from '../store/turn-pieces.js';
 
 /** Options of a {@link Conversation}. */
 export interface ConversationOptions {
@@ -74,7 +77,36 @@ export class Conversation {
   /** Appends a message to the session; the next {@link Conversation.save} stores it. */
   add(message: ChatMessage): void {
     this.session.append(message);
-    this.saver?.unsaved.push(message);
+    this.saver?.add(message);
+  }
+
+  /** One event of the run in flight: with a store that saves turns in flight, its pieces are saved as they come. */
+  observe(event: WireEvent): void {
+    this.saver?.observe(event);
+  }
+
+  /** The run is over: none of its pieces stay in the store. */
+  ended(): void {
+    this.saver?.inFlight?.ended();
+  }
+
+  /** `approve`, telling the in-flight save which call waits for the user (a reload shows it waiting again). */
+  asking<A extends ((call: ToolApprovalRequest) => unknown) | undefined>(approve: A): A {
+    const inFlight = this.saver?.inFlight;
+    return (approve && inFlight ? (call: ToolApprovalRequest) => (inFlight.asked(call.tool_call_id), approve(call)) : approve) as A;
+  }
+
+  /**
+   * The turn a run of this conversation left in flight (restored with it), for the run about to start:
+   * returned to a run that continues it, added to the history as it stands for any other run.
+   */
+  carry(continuing: boolean): InterruptedTurn | undefined {
+    return this.saver?.carry(continuing);
+  }
+
+  /** Adds an interrupted turn to the history as it stood; returns it as a turn's events (see `SessionSaver.settle`). */
+  settle(turn: InterruptedTurn): WireEvent[] {
+    return this.saver?.settle(turn) ?? [];
   }
 
   /** Saves what was added since the last save, in the background (see `SessionSaver.queue`). */

@@ -10,6 +10,9 @@ import type { PagentError, StoreError } from '../errors.js';
 import type { AgentStore } from './agent.js';
 import type { ChatMessage } from './messages.js';
 import type { Session } from './session.js';
+import type { InterruptedTurn } from '../store/turn-pieces.js';
+import type { WireEvent } from '../wire/events.js';
+import { InFlightSave } from './in-flight-save.js';
 
 /** The agent as its saver sees it: the conversation and its store key, both as they are now. */
 export interface SaverHost {
@@ -24,6 +27,23 @@ export interface SaverErrors {
 }
 
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** The result an interrupted turn's call gets when the turn is stored without finishing it. */
+export const INTERRUPTED_TOOL_TEXT = 'error: interrupted before the tool finished';
+
+/**
+ * An interrupted turn as messages: the assistant message (its text so far, reasoning, calls) and a result
+ * for each call, {@link INTERRUPTED_TOOL_TEXT} for a call without one; none when it has no text and no
+ * call (reasoning alone is not kept).
+ */
+export function interruptedMessages(turn: InterruptedTurn): ChatMessage[] {
+  const { content, reasoning, calls, results } = turn;
+  if (content === '' && calls.length === 0) return [];
+  const assistant: ChatMessage = { role: 'assistant', content: calls.length > 0 && content === '' ? null : content };
+  if (calls.length > 0) assistant.tool_calls = calls;
+  if (reasoning !== '') assistant.reasoning_content = reasoning;
+  return [assistant, ...calls.map((call): ChatMessage => ({ role: 'tool', tool_call_id: call.id, content: results[call.id]?.content ?? INTERRUPTED_TOOL_TEXT }))];
+}
 
 /** The saving state of one agent: what is stored, what waits, and the queue of saves. */
 export class SessionSaver {
@@ -44,6 +64,13 @@ export class SessionSaver {
   private hasStored = false;
   /** The messages waiting are only those of failed runs of a conversation not stored yet. */
   private heldBack = false;
+  /**
+   * The turn a run of this conversation left in flight (the page was reloaded, crashed or closed), read
+   * with the conversation; the next run continues it or stores it as it is ({@link SessionSaver.carry}).
+   */
+  interrupted: InterruptedTurn | undefined;
+  /** The in-flight save, with a store that saves turns in flight. */
+  readonly inFlight: InFlightSave | undefined;
 
   // a private field: the agent's own JSON (which holds its saver) does not loop back to the agent
   readonly #host: SaverHost;
@@ -55,6 +82,74 @@ export class SessionSaver {
     private readonly errors: SaverErrors,
   ) {
     this.#host = host;
+    const { savePieces } = store;
+    if (savePieces) {
+      this.inFlight = new InFlightSave(
+        {
+          get sessionId() {
+            return host.sessionId;
+          },
+          // (messages held back by a failed run of a conversation never stored stay held back)
+          hasUnsaved: () => !this.heldBack && (this.unsaved.length > 0 || this.saveWhole),
+          enqueue: (task) => this.enqueue(task),
+          commit: (sessionId) => {
+            this.heldBack = false;
+            this.hasStored = true;
+            return this.flush(sessionId);
+          },
+          report: (err, sessionId) => this.report(err, sessionId),
+        },
+        { savePieces: savePieces.bind(store), inFlightSaveMs: store.inFlightSaveMs },
+      );
+    }
+  }
+
+  /** A message the run added: stored with the next save. */
+  add(message: ChatMessage): void {
+    this.unsaved.push(message);
+  }
+
+  /** One event of the run in flight, for the in-flight save. */
+  observe(event: WireEvent): void {
+    this.inFlight?.observe(event);
+  }
+
+  /**
+   * The interrupted turn, for the run about to start: a run that continues it (`continuing`) gets it;
+   * any other run first adds it to the conversation as it stands ({@link interruptedMessages}), so the
+   * history it sends is whole. Either way it is no longer held.
+   */
+  carry(continuing: boolean): InterruptedTurn | undefined {
+    const turn = this.interrupted;
+    this.interrupted = undefined;
+    if (!turn || continuing) return turn;
+    this.settle(turn);
+    return undefined;
+  }
+
+  /**
+   * Adds an interrupted turn to the conversation as it stands ({@link interruptedMessages}) and returns it
+   * as the events of a turn (`TurnBegin` 0 … `TurnEnd`): what a run that goes on from it shows first.
+   */
+  settle(turn: InterruptedTurn): WireEvent[] {
+    const messages = interruptedMessages(turn);
+    for (const message of messages) {
+      this.#host.session.append(message);
+      this.unsaved.push(message);
+    }
+    if (messages.length === 0) return [];
+    const events: WireEvent[] = [{ method: 'TurnBegin', params: { turn: 0 } }];
+    if (turn.reasoning !== '') events.push({ method: 'ReasoningDelta', params: { text: turn.reasoning } });
+    if (turn.content !== '') events.push({ method: 'TextDelta', params: { text: turn.content } });
+    for (const call of turn.calls) {
+      const result = turn.results[call.id];
+      events.push(
+        { method: 'ToolCallBegin', params: { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments } },
+        { method: 'ToolResult', params: { tool_call_id: call.id, name: call.function.name, content: result?.content ?? INTERRUPTED_TOOL_TEXT, ok: result?.ok ?? false } },
+      );
+    }
+    events.push({ method: 'TurnEnd', params: { turn: 0, stopped: false, stop_reason: 'continuing' } });
+    return events;
   }
 
   /**
@@ -69,11 +164,12 @@ export class SessionSaver {
     const { session } = this.#host;
     try {
       if (session.messages.length === 0) {
-        const saved = await (read ?? this.store.load(sessionId));
+        const [saved, turn] = await Promise.all([read ?? this.store.load(sessionId), this.store.loadTurn?.(sessionId).catch(() => undefined)]);
         for (const message of saved?.messages ?? []) session.append(message);
         this.seqs = saved?.seqs ? [...saved.seqs] : [];
         this.tip = this.seqs.at(-1);
         this.hasStored = saved !== undefined;
+        this.interrupted = turn;
       } else this.hasStored = true;
       this.restored = true;
       return undefined;
@@ -142,6 +238,8 @@ export class SessionSaver {
     this.restored = false;
     this.seqs = [];
     this.tip = undefined;
+    this.interrupted = undefined;
+    this.inFlight?.reset();
   }
 
   /**
@@ -152,11 +250,15 @@ export class SessionSaver {
     this.unsaved = [];
     this.saveWhole = true;
     this.hasStored = true;
+    this.interrupted = undefined;
   }
 
   /** After the agent kept the first `count` messages: the next save branches from the last one kept. */
   rewound(count: number): void {
     this.unsaved = [];
+    // the interrupted turn followed the messages dropped (its pieces go with the next save)
+    this.interrupted = undefined;
+    this.inFlight?.reset();
     this.seqs.length = Math.min(this.seqs.length, count);
     this.tip = count === 0 ? null : this.seqs[count - 1];
   }
@@ -229,6 +331,8 @@ export class SessionSaver {
           this.tip = from + batch.length - 1;
         }
       }
+      // the write removed the pieces of the turn in flight
+      this.inFlight?.stored();
       return undefined;
     } catch (error) {
       if (whole) this.saveWhole = true;

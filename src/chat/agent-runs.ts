@@ -38,6 +38,11 @@ export interface ChatAgentRunOptions {
    * (the `Agent` does not append it to the conversation a second time).
    */
   retry?: boolean;
+  /**
+   * True when the user pressed Continue on an answer a reload, crash or closed tab cut: the agent finishes
+   * the turn it restored with the conversation (the Agent's `continue` run option); `input` is `''`.
+   */
+  continue?: boolean;
 }
 
 /** Anything that runs an input to events: the in-browser `Agent` fits. */
@@ -64,6 +69,12 @@ export interface ChatAgent {
   redact?(text: string): string;
   /** Optional: settles once the agent's saves have landed (the Agent's `whenSaved`). */
   whenSaved?(): Promise<void>;
+  /**
+   * Optional: plays the rest of the run that was in flight when the page went (`RemoteAgent.resume`, for AI
+   * SDK back ends); yields nothing when there is nothing to resume. The element calls it when it opens a
+   * stored conversation whose last run did not finish.
+   */
+  resume?(options?: { signal?: AbortSignal }): AsyncIterable<WireEvent | UnknownEvent>;
 }
 
 /** Orders the runs and session switches an element starts on each agent it drives. */

@@ -13,6 +13,8 @@ import type { PartContext } from './parts/context.js';
 import { renderItem } from './parts/item.js';
 import { ToolChunks } from './parts/tool-chunks.js';
 import type { MessageActions } from './actions/message-actions.js';
+import type { KeepAlive } from './keep-alive.js';
+import type { ChatHost } from './chat-host.js';
 import { eventsClosingRun, RunController, type RunOutcome, type RunSource } from './run-controller.js';
 import { ScrollController } from './scroll-controller.js';
 import { TimelineChunks } from './parts/timeline-items.js';
@@ -113,6 +115,7 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  * @csspart show-more - "Show more" under an answer or reasoning too long to draw at once (2 MiB more per click).
  * @csspart code-block - A fenced code block in an answer; `copy-button` inside (top right, shown on hover or focus).
  * @csspart stopped - The mark under a cancelled run's partial answer.
+ * @csspart interrupted - Under an answer a reload, crash or closed tab cut (with a store): its mark and `continue-button`.
  * @csspart reasoning - The reasoning `<details>`; `reasoning-summary`, `reasoning-text` inside.
  * @csspart tool-call - A tool card; also `tool-call-<status>` (pending, awaiting-approval, ok, failed, denied, cancelled).
  * @csspart tool-name - The tool name in a card.
@@ -259,11 +262,13 @@ export class PagentChat extends LitElement {
       this.denyPendingApprovals();
       // files waiting in the composer stay when another tab changed the conversation shown
       if (!refresh) this.attachments.state?.clear();
-      this.timeline = timelineFromMessages(messages);
+      const shown = (this.timeline = timelineFromMessages(messages));
       this.actions?.clear();
       // the agent continues the conversation shown (it restores it from the store on its next run)
       if (fromList) this.switchAgentSession(id);
       void this.actions?.update(id);
+      // the last run was in flight when the page went: resumed, or shown interrupted with Continue
+      if (this.agent) void this.loadKeepAlive(true).then((part) => part?.interrupted.opened(id, shown, messages));
     },
     onDelete: async () => {
       // the run stops and the agent saves its cut turn and moves to a new conversation before the delete,
@@ -358,6 +363,8 @@ export class PagentChat extends LitElement {
    * conversation is still opening, the message waits for it and then runs.
    */
   send(text: string, attachments: readonly ChatAttachment[] = []): void {
+    // another tab runs this conversation: a note says so, and the text goes back in the box
+    if (this.keepAlive?.tabs?.refuse(text)) return;
     if (!this.dispatchEvent(createChatEvent('pagent-send', attachments.length > 0 ? { text, attachments } : { text }))) return;
     // A stored conversation still opening would replace the timeline and stop the run: wait for it.
     const opening = this.sessions.pending;
@@ -504,7 +511,10 @@ export class PagentChat extends LitElement {
     this.focusedBefore = this.shadowRoot?.activeElement ?? null;
     if (changed.has('store')) this.sessions.setStore(this.store);
     if (changed.has('workspace')) this.filesPanel.setWorkspace(this.workspace);
-    if (changed.has('agent') || changed.has('store')) this.showAgentSession();
+    if (changed.has('agent') || changed.has('store')) {
+      this.showAgentSession();
+      if (this.agent && this.store) void this.loadKeepAlive();
+    }
     if (changed.has('src') && this.srcClient && this.srcClient.url !== this.src) this.srcClient = undefined;
   }
 
@@ -541,6 +551,7 @@ export class PagentChat extends LitElement {
     </div>
     <div class="sr-only" role="status" aria-live="polite">${this.announcement}</div>
     ${this.filesPanel.render(s, resolveLocale(this.locale)) ?? nothing}
+    ${this.keepAlive?.tabs?.render() ?? nothing}
     ${renderComposer({
       strings: s,
       streaming,
@@ -583,7 +594,7 @@ export class PagentChat extends LitElement {
   }
 
   private cachedContext: PartContext | undefined;
-  private contextActions: string | undefined = '';
+  private contextActions = '';
   private contextAllowImage: ((url: URL) => boolean) | undefined;
   private contextLoaded = false;
 
@@ -595,7 +606,7 @@ export class PagentChat extends LitElement {
     const longText = this.toolChunks.longText;
     const c = this.cachedContext;
     const loaded = Boolean(this.attachments.state);
-    const actions = this.actions?.stamp;
+    const actions = `${this.actions?.stamp} ${this.keepAlive?.interrupted.stamp}`;
     if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && c.renderTool === renderTool && this.contextLongText === longText && this.contextActions === actions) return c;
     this.contextLongText = longText;
     this.contextActions = actions;
@@ -618,9 +629,20 @@ export class PagentChat extends LitElement {
       renderAttachments: (list) => this.attachments.renderMessage(list),
       renderQuestion: (item, context) => this.questions.render(item, context),
       messageActions: (item) => this.actions?.render(item, this.cachedContext!, this.actions.canBranch),
+      interrupted: (item) => this.keepAlive?.interrupted.render(item),
       editingKey: this.actions?.editingKey,
     };
     return this.cachedContext;
+  }
+
+  /** The options of every agent run the element starts: its approvals, questions, state and decode problems. */
+  private agentRunOptions(): Omit<ChatAgentRunOptions, 'signal'> {
+    return {
+      approve: (call) => this.requestApproval(call),
+      interrupt: (question, { signal }) => this.questions.ask(question, signal),
+      onState: (state) => this.dispatchEvent(createChatEvent('pagent-state', { state })),
+      onDecodeError: (err) => this.rawLog.problem(err),
+    };
   }
 
   private sourceFor(text: string, retry: boolean, attachments: readonly ChatAttachment[]): RunSource | undefined {
@@ -633,14 +655,7 @@ export class PagentChat extends LitElement {
         this.timeline = addSteerMessage(this.timeline, steered);
         this.scroller.jumpToLatest();
       };
-      return this.agentRuns.source(agent, input, {
-        approve: (call) => this.requestApproval(call),
-        interrupt: (question, { signal }) => this.questions.ask(question, signal),
-        onState: (state) => this.dispatchEvent(createChatEvent('pagent-state', { state })),
-        onDecodeError: (err) => this.rawLog.problem(err),
-        onSteer,
-        retry,
-      });
+      return this.hold(this.agentRuns.source(agent, input, { ...this.agentRunOptions(), onSteer, retry }));
     }
     if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId, attachments), { signal });
     if (!src) return undefined;
@@ -697,6 +712,7 @@ export class PagentChat extends LitElement {
   }
 
   private decide(callId: string, approved: boolean): void {
+    if (!this.approvals.has(callId) && this.keepAlive?.interrupted.answer(callId, approved)) return;
     const resolve = this.approvals.get(callId);
     this.approvals.delete(callId);
     this.timeline = setApproval(this.timeline, callId, approved);
@@ -723,43 +739,79 @@ export class PagentChat extends LitElement {
    */
   private readonly loadActions = lazyPart(() =>
     import('./actions/message-actions.js').then((m) => {
-      // eslint-disable-next-line @typescript-eslint/no-this-alias
-      const host = this;
-      this.actions = new m.MessageActions({
-        lit: { html, nothing },
-        renderRoot: this.renderRoot as ShadowRoot,
-        get updateComplete() {
-          return host.updateComplete;
-        },
-        get agent() {
-          return host.agent;
-        },
-        get store() {
-          return host.store;
-        },
-        idle: () => !this.runs.running && !this.timeline.runOpen,
-        resends: () => !this.agent && Boolean(this.client || this.src),
-        retryStopped: () => this.retry(),
-        strings: () => this.localStrings,
-        items: () => this.timeline.items,
-        requestUpdate: () => this.requestUpdate(),
-        event: (type, detail) => this.dispatchEvent(createChatEvent(type, detail as never)),
-        announce: (text) => (this.announcement = text),
-        runFrom: (before, text, retry, attachments) => {
-          this.timeline = this.addSent(timelineFromMessages(before), text, attachments);
-          this.scroller.jumpToLatest();
-          this.startRun(text, retry, attachments ? [...attachments] : []);
-        },
-        reopen: async (id) => {
-          this.switchAgentSession(id);
-          await this.sessions.open(id);
-        },
-        reportError: (err) => void this.reportError(err),
-      });
+      this.actions = new m.MessageActions(this.partsHost);
       this.actions.bump();
       void this.actions.update();
     }),
   );
+
+  // ----- the parts that keep a conversation alive across pages, a chunk loaded with an agent and a store:
+  // an answer a reload cut, one runner per conversation (see ./keep-alive.ts) -----
+
+  private keepAlive: KeepAlive | undefined;
+  private readonly loadKeepAlive = lazyPart(() => import('./keep-alive.js').then((m) => (this.keepAlive ??= new m.KeepAlive(this.partsHost))));
+
+  /** `source` run under the conversation's Web Lock, its events shown live in the other tabs. */
+  private hold(source: RunSource): RunSource {
+    return this.keepAlive?.tabs?.hold(source) ?? source;
+  }
+
+  /** What the element's lazily loaded parts get from it (see ./chat-host.ts); made once. */
+  private get partsHost(): ChatHost {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const el = this;
+    return (this.madeHost ??= {
+      el,
+      lit: { html, nothing },
+      get renderRoot() {
+        return el.renderRoot as ShadowRoot;
+      },
+      get updateComplete() {
+        return el.updateComplete;
+      },
+      get agent() {
+        return el.agent;
+      },
+      get store() {
+        return el.store;
+      },
+      get timeline() {
+        return el.timeline;
+      },
+      set timeline(timeline) {
+        el.timeline = timeline;
+      },
+      idle: () => !this.runs.running && !this.timeline.runOpen,
+      resends: () => !this.agent && Boolean(this.client || this.src),
+      retryStopped: () => this.retry(),
+      strings: () => this.localStrings,
+      locale: () => resolveLocale(this.locale),
+      items: () => this.timeline.items,
+      requestUpdate: () => this.requestUpdate(),
+      event: (type, detail) => this.dispatchEvent(createChatEvent(type, detail as never)),
+      announce: (text) => (this.announcement = text),
+      apply: (event) => this.apply(event),
+      runFrom: (before, text, retry, attachments) => {
+        this.timeline = this.addSent(timelineFromMessages(before), text, attachments);
+        this.scroller.jumpToLatest();
+        this.startRun(text, retry, attachments ? [...attachments] : []);
+      },
+      source: (input, options) => this.agentRuns.source(this.agent!, input, { ...this.agentRunOptions(), ...options }),
+      run: (source) => {
+        this.scroller.jumpToLatest();
+        return this.runs.start(this.hold(source)).then(() => this.actions?.update());
+      },
+      settled: async () => void (this.agent && (await this.agentRuns.settled(this.agent))),
+      reopen: async (id) => {
+        this.switchAgentSession(id);
+        await this.sessions.open(id);
+      },
+      placeMessages: () => void this.actions?.update(),
+      reportError: (err) => void this.reportError(err),
+    });
+  }
+
+  private madeHost: ChatHost | undefined;
 
   private reportError(err: unknown): PagentError {
     const error = err instanceof PagentError ? err : new PagentError(err instanceof Error ? err.message : String(err), { code: 'store', where: 'store', cause: err });

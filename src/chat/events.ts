@@ -15,6 +15,8 @@ export interface PagentSendDetail {
   attachments?: readonly ChatAttachment[];
   /** True when the user pressed Retry on a failed run (`text` is that run's input, shown once). */
   retry?: boolean;
+  /** True when the user pressed Continue (or answered an approval) on an answer a reload cut (`text` is empty). */
+  continue?: boolean;
 }
 /**
  * `pagent-event`: every known event the timeline received, in order (deltas included). `event` is a

@@ -178,6 +178,21 @@ export interface PagentChatStrings {
   // languages); set them here to override.
   /** How much of the text is drawn: `{shown}` characters of `{total}`. */
   toolTextShown?: string;
+  // The strings of an answer a reload, crash or closed tab cut come with their chunk (defaults in all
+  // three languages); set them here to override.
+  /** The mark under the interrupted answer. */
+  interrupted?: string;
+  /** The button that finishes it. */
+  continueAnswer?: string;
+  /** The Continue button's accessible name. */
+  continueLabel?: string;
+  // The notes of a conversation another tab runs come with their chunk (defaults in all three languages).
+  /** Shown while this tab follows the run of another tab. */
+  answeringElsewhere?: string;
+  /** Shown while a message sent here waits for another tab's run to end. */
+  waitingForOtherTab?: string;
+  /** Said when a message is sent while another tab runs the conversation (the text stays in the box). */
+  sendWhenFinished?: string;
 }
 
 const en: PagentChatStrings = {

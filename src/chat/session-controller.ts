@@ -4,6 +4,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost, html, nothing } from 'lit';
 import type { ChatMessage } from '../agent/messages.js';
+import type { InterruptedTurn } from '../store/turn-pieces.js';
 import type { SessionSearchHit, SessionSearchOptions } from '../store/session-search.js';
 import type { LocaleName, PagentChatStrings } from './i18n.js';
 import type { ConversationTools } from './conversations/tools.js';
@@ -27,6 +28,8 @@ export interface ChatStore {
   import?(json: string): Promise<string>;
   /** Optional (a tree store): makes the version holding message `seq` the conversation's active path. */
   switchBranch?(id: string, seq: number): Promise<unknown>;
+  /** Optional: the turn a run left in flight (a reload cut it); shown interrupted, with Continue. */
+  loadTurn?(id: string): Promise<InterruptedTurn | undefined>;
 }
 
 /** Callbacks of {@link SessionController}. */

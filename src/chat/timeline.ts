@@ -569,16 +569,17 @@ export function currentAnswer(state: TimelineState): string {
 /**
  * Builds a timeline from a stored conversation (OpenAI-shaped messages): user messages, answers,
  * reasoning, tool calls matched to their results by id. A tool call without a result is shown cancelled.
+ * `lastStop`: the stop reason of the last run (`"interrupted"` for a turn a reload cut).
  */
-export function timelineFromMessages(messages: readonly ChatMessage[]): TimelineState {
+export function timelineFromMessages(messages: readonly ChatMessage[], lastStop?: StopReason): TimelineState {
   let s: TimelineState = createTimeline();
   const events: WireEvent[] = [];
   /** The pending run already has a step or a tool event, so the next assistant message starts a turn. */
   let stepped = false;
-  const flush = (): void => {
+  const flush = (stop?: StopReason): void => {
     stepped = false;
     if (events.length === 0) return;
-    events.push({ method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null } });
+    events.push({ method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null, ...(stop && { stop_reason: stop }) } });
     for (const event of events) s = reduceTimeline(s, event);
     events.length = 0;
   };
@@ -614,6 +615,6 @@ export function timelineFromMessages(messages: readonly ChatMessage[]): Timeline
       events.push({ method: 'ToolResult', params: { tool_call_id: m.tool_call_id, name: '', content: m.content } });
     }
   }
-  flush();
+  flush(lastStop);
   return s;
 }

@@ -32,6 +32,7 @@ import { abortWith, describe, openConnection, storeError } from './connection.js
 import { createChangeFeed } from './store-changes.js';
 import { writeWhole } from './write-tree.js';
 import { searchSessions, type SessionSearchHit, type SessionSearchOptions } from './session-search.js';
+import { pieceKey, pieceProblem, pieceRange, turnFromPieces, type InterruptedTurn, type PieceRecord, type TurnPiece } from './turn-pieces.js';
 
 /** Options of {@link createSessionStore}. */
 export interface SessionStoreOptions {
@@ -47,6 +48,13 @@ export interface SessionStoreOptions {
    * @defaultValue `5000`
    */
   openTimeoutMs?: number;
+  /**
+   * How often, at most, an agent saves the turn in flight while it streams ({@link SessionStore.savePieces}):
+   * one transaction per this many milliseconds at most, so a reload, crash or closed tab loses at most the
+   * text of the last this-many milliseconds.
+   * @defaultValue `250`
+   */
+  inFlightSaveMs?: number;
 }
 
 /** A session as listed by {@link SessionStore.list}: its meta data only, no messages. */
@@ -176,6 +184,24 @@ export interface SessionStore {
   /** Closes the database connection and the change channel; the store reopens them if used again. */
   close(): void;
   /**
+   * Saves pieces of the turn in flight of conversation `id` (an agent calls it while a turn streams): the
+   * pieces are written at `at`, `at + 1`, … in one transaction that writes nothing else — the session's
+   * record, its list entry and its change feed stay as they are. Each piece holds only what is new, so a
+   * save costs the size of what came since the last one. `at` 0 starts a turn: the pieces stored before
+   * are removed first (with no pieces, that is all it does). Any write of the conversation's messages
+   * (`append`, `save`, `switchBranch`, `delete`) removes its pieces too.
+   * @throws StoreError `invalid` for a piece that is not a {@link TurnPiece} (nothing is written then).
+   */
+  savePieces(id: string, pieces: readonly TurnPiece[], at: number): Promise<void>;
+  /**
+   * The turn a run left in flight in conversation `id` (the page was reloaded, crashed or closed before
+   * the turn was stored as messages), put back together from its pieces; `undefined` when there is none.
+   * Unreadable piece records are skipped. `export` and `load` never include it.
+   */
+  loadTurn(id: string): Promise<InterruptedTurn | undefined>;
+  /** The throttle of the in-flight save (see `SessionStoreOptions.inFlightSaveMs`). */
+  readonly inFlightSaveMs: number;
+  /**
    * Saves a list of notes under `key` (a `Memory`'s `save` uses it), beside the sessions and never
    * listed with them; `clear()` deletes them too.
    */
@@ -237,6 +263,7 @@ function newId(): string {
 export function createSessionStore(options: SessionStoreOptions = {}): SessionStore {
   const name = options.name ?? 'pagent-sessions';
   const openTimeoutMs = options.openTimeoutMs ?? 5000;
+  const inFlightSaveMs = options.inFlightSaveMs ?? 250;
   // Sessions this store has seen stored, deleted ones included: if one vanishes (deleted here, in another
   // tab or with the site data), an append must not recreate it from a tail; `save` writes it whole again.
   const known = new Set<string>();
@@ -279,6 +306,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
 
   return {
     name,
+    inFlightSaveMs,
 
     async list() {
       const [keys, values] = await run('readonly', 'list', undefined, (store) =>
@@ -343,6 +371,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
           revision: record.revision + 1,
         };
         store.put(next, sessionKey(id));
+        store.delete(pieceRange(id));
         await promisifyRequest(store.transaction);
         return next;
       });
@@ -421,6 +450,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
           choices,
         };
         store.put(next, sessionKey(id));
+        store.delete(pieceRange(id));
         await promisifyRequest(store.transaction);
         return { from, head: last, parent, record: next };
        } catch (err) {
@@ -452,6 +482,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       await run('readwrite', 'delete', id, (store) => {
         store.delete(messageRange(id));
         store.delete(blobRange(id));
+        store.delete(pieceRange(id));
         store.delete(sessionKey(id));
         return promisifyRequest(store.transaction);
       });
@@ -476,6 +507,31 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         throw new StoreError('corrupt', `Session store loadNotes "${key}" failed: not a version 1 notes record`);
       }
       return notes as string[];
+    },
+
+    async savePieces(id, pieces, at) {
+      checkId(id, 'savePieces');
+      if (!(Number.isSafeInteger(at) && at >= 0)) throw new StoreError('invalid', `Session store savePieces "${id}" failed: the place is not a count`, { sessionId: id });
+      for (const piece of pieces) {
+        const problem = pieceProblem(piece);
+        if (problem) throw new StoreError('invalid', `Session store savePieces "${id}" failed: ${problem}`, { sessionId: id });
+      }
+      await run('readwrite', 'savePieces', id, (store) => {
+        // piece 0 starts a turn: what the store held of an earlier one goes
+        if (at === 0) store.delete(pieceRange(id));
+        pieces.forEach((piece, i) => store.put({ version: 1, piece } satisfies PieceRecord, pieceKey(id, at + i)));
+        return promisifyRequest(store.transaction);
+      });
+    },
+
+    async loadTurn(id) {
+      checkId(id, 'loadTurn');
+      const records: unknown[] = await run('readonly', 'loadTurn', id, (store) => promisifyRequest(store.getAll(pieceRange(id))));
+      const pieces = records.flatMap((r) => {
+        const piece = (r as Partial<PieceRecord> | null)?.piece;
+        return (r as Partial<PieceRecord> | null)?.version === 1 && pieceProblem(piece) === undefined ? [piece!] : [];
+      });
+      return turnFromPieces(pieces);
     },
 
     async clear() {

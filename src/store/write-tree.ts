@@ -1,12 +1,13 @@
 /**
  * Writing a whole conversation: its meta record and one record per message of its tree, replacing what
- * was stored under its id (messages and attachment blobs alike). `save` and `import` use it; `append`
+ * was stored under its id (messages, attachment blobs and the pieces of a turn in flight alike). `save` and `import` use it; `append`
  * writes only the new messages.
  */
 import type { ChatMessage } from '../agent/messages.js';
 import { blobRange, putMessage } from './attachment-blobs.js';
 import { messageKey, messageRange, sessionKey, type TreeRecord } from './read-tree.js';
 import { RECORD_VERSION, titleFrom, type SessionKind, type SessionRecord } from './records.js';
+import { pieceRange } from './turn-pieces.js';
 import type { SessionTree } from './tree.js';
 
 /** Writes a whole session (replacing any stored one) inside `store`'s transaction. */
@@ -21,6 +22,7 @@ export function writeWhole(
   const now = Date.now();
   store.delete(messageRange(id));
   store.delete(blobRange(id));
+  store.delete(pieceRange(id));
   const nodes = tree?.nodes ?? data.messages.map((message, seq) => ({ seq, parent: seq === 0 ? null : seq - 1, message }));
   const depths: number[] = [];
   for (const node of nodes) {

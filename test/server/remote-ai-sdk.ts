@@ -9,9 +9,19 @@
  *   the first request of its chat that carries it, and as usual afterwards (a cause that goes away);
  * - anything else: `Heard "<text>". Earlier: <earlier user texts>; answers: <n>; files: <types>.`
  * Every request is logged per chat id with whether it passed the SDK's validation.
+ *
+ * Its streams are resumable, as the AI SDK's resume recipe makes them (`consumeSseStream` into a store of
+ * streams, here an in-memory one): the generation goes on when the client goes, and
+ * `GET /remote/ai-sdk/<id>/stream` ({@link aiSdkResume}) gives the chat's stream in flight from its start,
+ * or 204 when there is none.
  */
 import { convertToModelMessages, jsonSchema, simulateReadableStream, stepCountIs, streamText, tool, validateUIMessages, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
+import { ResumableStreams } from './resumable-streams.js';
+
+/** The route's resumable streams (what Redis holds in the recipe). */
+export const aiSdkStreams = new ResumableStreams();
 
 type StreamPart = Awaited<ReturnType<MockLanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer P> ? P : never;
 type Prompt = Parameters<MockLanguageModelV3['doStream']>[0]['prompt'];
@@ -93,6 +103,7 @@ function script(prompt: Prompt, callNumber: number): { parts: StreamPart[]; dela
   const remove = /delete (\S+)/i.exec(said);
   if (remove) return { parts: [call(id, 'delete_file', { path: remove[1] }), finish('tool-calls')] };
   if (/slow/i.test(said)) return { parts: [...text('Slow ', 'answer ', 'that ', 'takes ', 'a ', 'while.'), finish('stop')], delay: 150 };
+  if (/long story/i.test(said)) return { parts: [...text(...Array.from({ length: 40 }, (_, i) => `part${i} `)), finish('stop')], delay: 25 };
   const earlier = users.slice(0, -1).map((m) => textOf(m.content));
   const answers = prompt.filter((m) => m.role === 'assistant').length;
   const files = (Array.isArray(users.at(-1)?.content) ? (users.at(-1)!.content as Array<{ type: string; mediaType?: string }>) : [])
@@ -132,6 +143,18 @@ export async function aiSdkRoute(request: Request): Promise<Response> {
       return { stream: simulateReadableStream({ chunks: parts, chunkDelayInMs: delay ?? null }) };
     },
   });
-  const result = streamText({ model, messages, tools: routeTools, stopWhen: stepCountIs(5), abortSignal: request.signal });
-  return result.toUIMessageStreamResponse({ originalMessages: body['messages'] as never, onError: (error) => (error instanceof Error ? error.message : String(error)) });
+  // no abortSignal: the generation goes on when the client goes, into the resumable stream
+  const result = streamText({ model, messages, tools: routeTools, stopWhen: stepCountIs(5) });
+  return result.toUIMessageStreamResponse({
+    originalMessages: body['messages'] as never,
+    onError: (error) => (error instanceof Error ? error.message : String(error)),
+    consumeSseStream: ({ stream }) => aiSdkStreams.createNewResumableStream(id, crypto.randomUUID(), stream),
+  });
+}
+
+/** `GET <route>/<id>/stream`: the chat's stream in flight, from its start, or 204 when there is none. */
+export function aiSdkResume(id: string): Response {
+  const stream = aiSdkStreams.resumeExistingStream(id);
+  if (!stream) return new Response(null, { status: 204 });
+  return new Response(stream.pipeThrough(new TextEncoderStream()), { headers: UI_MESSAGE_STREAM_HEADERS });
 }

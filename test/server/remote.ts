@@ -1,7 +1,8 @@
 /**
  * Back ends a `RemoteAgent` holds a conversation with, built on each protocol's own packages, under
  * /remote/*:
- * - `POST /remote/ai-sdk`: an AI SDK chat route (test/server/remote-ai-sdk.ts);
+ * - `POST /remote/ai-sdk`: an AI SDK chat route (test/server/remote-ai-sdk.ts), and
+ *   `GET /remote/ai-sdk/<id>/stream`: its resume endpoint (the chat's stream in flight, or 204);
  * - `POST /remote/ag-ui`: an AG-UI agent (test/server/remote-ag-ui.ts);
  * - `GET /remote/log/<ai-sdk|ag-ui>?id=<conversation>`: the requests one conversation made, each with
  *   whether the back end's own validation accepted it;
@@ -31,6 +32,24 @@ export const remoteRoutes: RouteHandler = async (req, res, url) => {
     } catch {
       // the client left
     }
+    res.end();
+    return true;
+  }
+  const resume = /^ai-sdk\/([^/]+)\/stream$/.exec(route);
+  if (resume && req.method === 'GET') {
+    const { aiSdkResume } = await import('./remote-ai-sdk.js');
+    const response = aiSdkResume(decodeURIComponent(resume[1]!));
+    res.writeHead(response.status, { ...CORS_HEADERS, ...Object.fromEntries(response.headers) });
+    if (!response.body) return void res.end(), true;
+    let closed = false;
+    res.on('close', () => (closed = true));
+    const reader = response.body.getReader();
+    while (!closed) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+    void reader.cancel().catch(() => undefined);
     res.end();
     return true;
   }

@@ -173,5 +173,12 @@ export function createAiSdkProtocol(): RemoteProtocol {
     reset() {
       details.clear();
     },
+    // `useChat({resume: true})`'s reconnect: GET {api}/{id}/stream, 204 when nothing runs (404: no such endpoint)
+    async resume(url, threadId, { headers, signal }, fetch) {
+      const streamUrl = `${url.replace(/\/$/, '')}/${encodeURIComponent(threadId)}/stream`;
+      const response = fetch(streamUrl, { method: 'GET', headers, signal: signal ?? null });
+      const status = await response.then((r) => r.status, () => undefined);
+      return status === 204 || status === 404 || signal?.aborted ? undefined : { url: streamUrl, response };
+    },
   };
 }

@@ -93,6 +93,17 @@ export interface RemoteProtocol {
   answer(question: RemoteInterrupt, answer: RemoteAnswer): void;
   /** Forgets what it holds for the conversation (another conversation starts). */
   reset(): void;
+  /**
+   * Optional (AI SDK): asks the back end for the run of conversation `threadId` still in flight; the
+   * response to read it from, or `undefined` when there is nothing to resume.
+   */
+  resume?(url: string, threadId: string, init: { headers?: HeadersInit | undefined; signal?: AbortSignal | undefined }, fetch: typeof globalThis.fetch): Promise<RemoteResumption | undefined>;
+}
+
+/** A run to resume: the URL asked and its response (a network failure is the resumed run's). */
+export interface RemoteResumption {
+  url: string;
+  response: Promise<Response>;
 }
 
 /** A stable id for the message at `index` of a conversation, for protocols that need message ids. */

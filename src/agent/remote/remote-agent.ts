@@ -20,7 +20,7 @@ import { checkArguments } from '../tool-args.js';
 import type { ToolOutcome } from '../tool-call.js';
 import type { Tool, ToolApprovalRequest } from '../tools.js';
 import { createPagentProtocol } from './pagent.js';
-import type { RemoteAnswer, RemoteInterrupt, RemoteProtocol, RemoteProtocolName, RemoteToolInfo } from './protocol.js';
+import type { RemoteAnswer, RemoteInterrupt, RemoteProtocol, RemoteProtocolName, RemoteResumption, RemoteToolInfo } from './protocol.js';
 
 export type { RemoteInterrupt, RemoteAnswer, RemoteProtocolName } from './protocol.js';
 
@@ -105,6 +105,14 @@ export interface RemoteRunOptions {
   onSteer?: (text: string) => void;
   /** Re-runs a failed run or regenerates the last answer (see `RunOptions.retry`). */
   retry?: boolean;
+  /**
+   * Continues a turn a reload, crash or closed tab cut (see `RunOptions.continue`), instead of sending
+   * `input` (pass `''`): the turn is added to the conversation as it stood (its text so far; its calls
+   * without a result get `error: interrupted before the tool finished`), and the back end is asked again
+   * with no new user message (AI SDK: `messageId` of that last message). What it sends is the next turn.
+   * A pagent server keeps the history itself: it is sent the last user message again.
+   */
+  continue?: boolean;
   /** Called with the shared state each time the back end changes it, besides the agent's `onState`. */
   onState?: (state: unknown) => void;
   /** Called for each response document that could not be decoded or applied, besides the agent's. */
@@ -198,6 +206,8 @@ export class RemoteAgent {
   private readonly failedCalls = new Set<string>();
   /** The index the next user message takes after {@link RemoteAgent.rewind}: that message is an edit. */
   private rewoundTo: number | undefined;
+  /** The resume endpoint's response, for the run {@link RemoteAgent.resume} starts. */
+  private resuming: RemoteResumption | undefined;
 
   constructor(options: RemoteAgentOptions) {
     if (options.protocol !== 'ag-ui' && options.protocol !== 'ai-sdk' && options.protocol !== 'pagent') {
@@ -345,7 +355,10 @@ export class RemoteAgent {
       ended: false,
     };
     try {
-      yield* this.loop(input, options, controller.signal, run);
+      for await (const event of this.loop(input, options, controller.signal, run)) {
+        this.conversation.observe(event);
+        yield event;
+      }
     } finally {
       outer?.removeEventListener('abort', onAbort);
       controller.abort();
@@ -353,8 +366,28 @@ export class RemoteAgent {
         this.commitTurn(run, CANCELLED_TOOL_TEXT);
         this.conversation.save();
       }
+      this.conversation.ended();
       this.running = false;
     }
+  }
+
+  /**
+   * Resumes the run that was in flight when the page went (AI SDK back ends that keep their streams
+   * resumable, as `useChat({resume: true})` expects): asks `GET {url}/{id}/stream` and, unless the back
+   * end answers 204 (or 404: no resume endpoint) — nothing to resume, nothing is yielded — yields that
+   * response's run from its start (the back end replays it) and goes on as `events()` does: the turn a
+   * reload cut is replaced by what the stream says, the page's tools run, and the conversation is saved.
+   * Other protocols have nothing to resume.
+   *
+   * @throws {PagentError} `code: "busy"` when this agent is already running.
+   */
+  async *resume(options: Omit<RemoteRunOptions, 'retry' | 'continue'> = {}): AsyncGenerator<WireEvent, void, undefined> {
+    if (this.running) throw new PagentError('RemoteAgent is already running', { code: 'busy', where: 'agent' });
+    const protocol = await this.protocolLoad;
+    const given = this.options.headers;
+    const headers = typeof given === 'function' ? await given() : given;
+    this.resuming = await protocol.resume?.(this.url, this.sessionId, { headers, signal: options.signal }, this.options.fetch ?? globalThis.fetch);
+    if (this.resuming) yield* this.events('', options);
   }
 
   private async *loop(input: UserInput, options: RemoteRunOptions, signal: AbortSignal, run: RunState): AsyncGenerator<WireEvent, void, undefined> {
@@ -372,13 +405,24 @@ export class RemoteAgent {
       yield { method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' } };
       return;
     }
+    const resumed = this.resuming;
+    this.resuming = undefined;
+    const continuing = resumed !== undefined || options.continue === true;
+    // the turn a reload cut: a resumed stream replays it, a continuing run goes on from it as it stood
+    // (shown first), any other run stores it as it stood first
+    const cut = this.conversation.carry(continuing);
+    const settled = cut && !resumed ? this.conversation.settle(cut) : [];
     const retry = options.retry === true && this.conversation.awaitsAnswer(userInput);
     const edited = this.rewoundTo;
     this.rewoundTo = undefined;
-    if (!retry) this.conversation.add({ role: 'user', content: userInput });
-    yield { method: 'RunBegin', params: { user_input: inputText(userInput) } };
+    if (!retry && !continuing) this.conversation.add({ role: 'user', content: userInput });
+    yield { method: 'RunBegin', params: { user_input: continuing ? '' : inputText(userInput) } };
+    if (settled.length > 0) {
+      yield* settled;
+      run.offset = 1;
+    }
 
-    let trigger: 'submit' | 'regenerate' | 'continue' = retry ? 'regenerate' : 'submit';
+    let trigger: 'submit' | 'regenerate' | 'continue' = continuing ? 'continue' : retry ? 'regenerate' : 'submit';
     for (let request = 0; ; request++) {
       if (signal.aborted) return yield* this.endCancelled(run);
       if (this.steers.length > 0) this.applySteers(options.onSteer);
@@ -410,9 +454,10 @@ export class RemoteAgent {
         messages: (messages: ChatMessage[]): void => void (snapshot = messages),
         ask: (question: RemoteInterrupt): void => void questions.push(question),
       };
-      const client = new WireClient<true>(this.url, {
-        method: 'POST',
-        fetch: this.options.fetch,
+      const replay = request === 0 ? resumed : undefined;
+      const client = new WireClient<true>(replay?.url ?? this.url, {
+        method: replay ? 'GET' : 'POST',
+        fetch: replay ? () => replay.response : this.options.fetch,
         dialect: protocol.dialect,
         includeUnknown: true,
         idleTimeoutMs: this.options.idleTimeoutMs,
@@ -432,7 +477,7 @@ export class RemoteAgent {
         return yield* this.endFailed(run, new PagentError(`RemoteAgent could not build the request: ${errorText(err)}`, { code: 'provider', where: 'remote', cause: err }));
       }
 
-      for await (const event of client.stream(body, { signal, headers })) {
+      for await (const event of client.stream(replay ? undefined : body, { signal, headers })) {
         if ('unknown' in event) {
           protocol.observe(event as UnknownEvent, sink);
           continue;

@@ -280,8 +280,10 @@ export class MessageActions {
       if (item.kind === 'answer') {
         const userIndex = userIndices[turn];
         const reply = userIndex === undefined ? undefined : path[userIndex + 1];
-        // the answer of a turn carries the versions of the turn's first reply (its regenerations)
+        // the answer of a turn carries the versions of the turn's first reply (its regenerations); an answer
+        // a reload cut before anything of it was stored has none, and can be regenerated all the same
         if (userIndex !== undefined && reply) places.set(item.key, { index: userIndex + 1, versions: versionsOf(reply.seq), userIndex });
+        else if (userIndex === path.length - 1) places.set(item.key, { index: userIndex + 1, versions: { seqs: [], index: 0 }, userIndex });
       }
     }
     // only the last answer of each turn keeps the versions; the last one of all can be regenerated

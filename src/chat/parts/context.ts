@@ -5,7 +5,7 @@ import type { ChatAttachment } from '../attachments/types.js';
 import type { ToolRenderers } from './tool-renderers.js';
 import type { RendererFailure } from './renderer-failure.js';
 import type { ToolTextPart } from './tool-text.js';
-import type { AnswerItem, QuestionItem, ToolItem, UserItem } from '../timeline.js';
+import type { AnswerItem, QuestionItem, RunEndItem, ToolItem, UserItem } from '../timeline.js';
 
 /** Shared by every timeline part renderer. */
 export interface PartContext {
@@ -41,4 +41,6 @@ export interface PartContext {
   readonly onShowMore?: (key: string) => void;
   /** The attachments of a sent message (thumbnails and file chips). */
   readonly renderAttachments?: (list: readonly ChatAttachment[]) => unknown;
+  /** The mark (and Continue) under a run a reload cut (`stop_reason: "interrupted"`); absent until its part is loaded. */
+  readonly interrupted?: (item: RunEndItem) => unknown;
 }

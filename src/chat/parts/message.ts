@@ -42,10 +42,15 @@ function usageText(usage: UsageSummary, ctx: PartContext): string {
   return format(ctx.strings.usage, { input: n(usage.input), output: n(usage.output), total: n(usage.total) });
 }
 
-/** The end of a run: token usage when the provider sent it, the stopped mark when no answer carries it. */
+/**
+ * The end of a run: token usage when the provider sent it, the stopped mark when no answer carries it, and
+ * for a run a reload cut, what the interrupted turn's part renders (its mark and Continue).
+ */
 export function renderRunEnd(item: RunEndItem, ctx: PartContext): TemplateResult | typeof nothing {
-  if (!item.usage && !item.stoppedWithoutAnswer) return nothing;
+  const interrupted = item.stopReason === 'interrupted' ? ctx.interrupted?.(item) : undefined;
+  if (!item.usage && !item.stoppedWithoutAnswer && !interrupted) return nothing;
   return html`${item.stoppedWithoutAnswer ? html`<p class="stopped" part="stopped">${ctx.strings.stopped}</p>` : nothing}
+    ${interrupted ?? nothing}
     ${item.usage ? html`<div part="usage" class="usage">${usageText(item.usage, ctx)}</div>` : nothing}`;
 }
 

@@ -242,3 +242,52 @@ describe('RemoteAgent over an AI SDK route', () => {
     expect(agent.session.messages).toEqual([{ role: 'user', content: '[reject] this' }]);
   });
 });
+
+describe('RemoteAgent resumes an AI SDK stream a reload cut', () => {
+  it('a new agent on the same conversation asks the resume endpoint and shows the rest; the route generated once; nothing is left to resume after', async () => {
+    const name = `remote-resume-${crypto.randomUUID()}`;
+    const sessionId = `resume-${crypto.randomUUID()}`;
+    const kill = new AbortController();
+    // the first page: its connection goes with it (the fetch is aborted, the run is never read again)
+    const first = agentFor({
+      sessionId,
+      store: createSessionStore({ name, inFlightSaveMs: 20 }),
+      fetch: (input, init) => fetch(input, { ...init, signal: kill.signal }),
+    });
+    const events = first.events('Tell me a long story')[Symbol.asyncIterator]();
+    let streamed = '';
+    while (!/part8 /.test(streamed)) {
+      const next = await events.next();
+      if (next.value?.method === 'TextDelta') streamed += next.value.params.text;
+    }
+    const store = createSessionStore({ name });
+    await expect.poll(async () => (await store.loadTurn(sessionId))?.content ?? '', { timeout: 5_000 }).toMatch(/^part0 part1 /);
+    kill.abort();
+
+    // the reloaded page
+    const again = agentFor({ sessionId, store });
+    const resumed = await collect(again.resume());
+    expectOneRun(resumed);
+    expect(resumed[0]).toEqual({ method: 'RunBegin', params: { user_input: '' } });
+    const story = Array.from({ length: 40 }, (_, i) => `part${i} `).join('');
+    // the route replays its stream from the start, live to its end: every part once, in order
+    expect(answerOf(resumed)).toBe(story);
+    expect(resumed.at(-1)).toMatchObject({ method: 'RunEnd', params: { stop_reason: 'no_tool_calls' } });
+    await again.whenSaved();
+    expect((await store.load(sessionId))!.messages).toEqual([
+      { role: 'user', content: 'Tell me a long story' },
+      { role: 'assistant', content: story },
+    ]);
+    expect(await store.loadTurn(sessionId)).toBeUndefined();
+    // one generation: the resume asked for no new answer
+    expect(await logOf(sessionId)).toHaveLength(1);
+    // the stream has ended: the endpoint answers 204, and resume() yields nothing
+    expect(await collect(agentFor({ sessionId, store }).resume())).toEqual([]);
+    store.close();
+  });
+
+  it('yields nothing for a conversation with no run in flight (204) and for protocols without a resume endpoint', async () => {
+    expect(await collect(agentFor().resume())).toEqual([]);
+    expect(await collect(new RemoteAgent({ url: `${api}/remote/ag-ui`, protocol: 'ag-ui' }).resume())).toEqual([]);
+  });
+});

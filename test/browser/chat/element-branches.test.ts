@@ -272,7 +272,9 @@ describe('<pagent-chat> changes from another tab', () => {
     await other.append('c', [{ role: 'user', content: 'Q0' }, { role: 'assistant', content: 'A0' }]);
     await until(() => answers(el).at(-1) === 'A0', 'the stored turn');
     el.send('Q1');
-    await until(() => el.streaming, 'the run');
+    // the run has begun: its agent continues the stored conversation and has stored the question
+    await expect.poll(async () => (await other.load('c'))!.messages.map((m) => m.content), { timeout: 5_000 }).toEqual(['Q0', 'A0', 'Q1']);
+    expect(el.streaming).toBe(true);
     await other.append('c', [{ role: 'user', content: 'Elsewhere' }]);
     await until(() => answers(el).at(-1) === 'A1' && idle(el), 'the answer');
     expect(users(el)).toEqual(['Q0', 'Q1']);

@@ -36,16 +36,30 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(parts).toString('utf8');
 }
 
+/** The story the `story` scripts tell, word by word (ASCII, CJK and emoji; every word differs). */
+export const STORY: string[] = Array.from({ length: 60 }, (_, i) => (i % 7 === 3 ? `語${i} ` : i % 11 === 5 ? `🦊${i} ` : `word${i} `));
+
 /**
- * The scripted model. Scripts:
+ * The scripted model. Every request is checked first: one whose messages break the chat history rule
+ * (see {@link requestProblem}) is answered 400 with the problem, as a provider would, and counted in
+ * `refused`. Scripts:
  * - `tools-then-slow`: answers a request with no tool result yet with a call to `lookup` (id `call_a`),
  *   one with one tool result with a second call (`call_b`), and any later one with a slow text answer that
  *   streams a word every `slowChunkMs` and calls `onSlowStreaming` after its third word;
- * - `fast`: a short text answer at once.
+ * - `fast`: a short text answer at once;
+ * - `story`: {@link STORY}, a word every `storyChunkMs` (each word's send time in `storySent`); a request
+ *   whose last message is an assistant message continues the story from the end of that message's text;
+ * - `story-tools`: a request with no tool result yet gets a call to `lookup` (id `call_story`) whose
+ *   arguments stream in pieces `storyChunkMs` apart; then the story, as `story`.
  */
 export class ScriptedModel {
   readonly requests: ModelRequest[] = [];
+  /** Requests answered 400 because their history was not valid, with the problem. */
+  readonly refused: Array<{ script: string; problem: string }> = [];
   slowChunkMs = 100;
+  storyChunkMs = 15;
+  /** When each story word was written (`Date.now()`), by the word. */
+  readonly storySent = new Map<string, number>();
   private slowWaiters: Array<() => void> = [];
 
   /** Resolves once a slow answer is streaming (three words sent). */
@@ -68,7 +82,14 @@ export class ScriptedModel {
     const script = (req.url ?? '').split('/')[1] ?? '';
     const body = JSON.parse(await readBody(req)) as { messages: ChatMessage[] };
     this.requests.push({ script, messages: body.messages, authorization: req.headers.authorization });
+    const problem = requestProblem(body.messages.filter((m) => m.role !== 'system'));
+    if (problem) {
+      this.refused.push({ script, problem });
+      res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: { message: `Invalid messages: ${problem}` } }));
+      return;
+    }
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store' });
+    if (script === 'story' || script === 'story-tools') return this.story(script, body.messages, res);
     const toolResults = body.messages.filter((m) => m.role === 'tool').length;
     if (script === 'tools-then-slow' && toolResults < 2) {
       const id = toolResults === 0 ? 'call_a' : 'call_b';
@@ -98,6 +119,43 @@ export class ScriptedModel {
     res.write(chunk({ role: 'assistant', content: '了解 ✅' }));
     res.write(chunk({}, 'stop'));
     res.end('data: [DONE]\n\n');
+  }
+  /** The `story` and `story-tools` scripts. */
+  private async story(script: string, messages: ChatMessage[], res: ServerResponse): Promise<void> {
+    let closed = false;
+    res.on('close', () => {
+      closed = true;
+    });
+    const results = messages.filter((m) => m.role === 'tool').length;
+    if (script === 'story-tools' && results === 0) {
+      const args = JSON.stringify({ q: '東京の物語 🦊', depth: 3 });
+      res.write(chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_story', type: 'function', function: { name: 'lookup', arguments: '' } }] }));
+      for (let i = 0; i < args.length && !closed; i += 4) {
+        await sleep(this.storyChunkMs);
+        res.write(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(i, i + 4) } }] }));
+      }
+      if (!closed) res.end(chunk({}, 'tool_calls') + 'data: [DONE]\n\n');
+      return;
+    }
+    const last = messages.at(-1);
+    const partial = last?.role === 'assistant' && typeof last.content === 'string' ? last.content : '';
+    const told = STORY.join('');
+    if (!told.startsWith(partial)) throw new Error(`the story does not start with the partial answer ${JSON.stringify(partial.slice(0, 80))}`);
+    res.write(chunk({ role: 'assistant', content: '' }));
+    let at = partial.length;
+    for (const word of STORY) {
+      if (closed) return;
+      const from = told.indexOf(word);
+      if (from + word.length <= at) continue;
+      // (a partial answer may end inside a word: the rest of that word first)
+      const piece = told.slice(Math.max(at, from), from + word.length);
+      at = from + word.length;
+      await sleep(this.storyChunkMs);
+      if (closed) return;
+      this.storySent.set(word, Date.now());
+      res.write(chunk({ content: piece }));
+    }
+    res.end(chunk({}, 'stop') + 'data: [DONE]\n\n');
   }
 }
 

@@ -10,6 +10,7 @@ import { Session } from '../../../src/agent/session.js';
 import { createWorkspace } from '../../../src/store/workspace.js';
 import { workspaceTools } from '../../../src/agent/workspace-tools.js';
 import '../../../src/chat/pagent-chat.js';
+import type { PagentChat } from '../../../src/chat/element.js';
 
 const stores = new Map<string, SessionStore>();
 const changes: StoreChange[] = [];
@@ -60,7 +61,29 @@ function watch(name: string): void {
   storeFor(name).subscribe((change) => changes.push(change));
 }
 
-const pagent = { createSessionStore, Agent, LLM, tool, Session, storeFor, watch, changes, createWorkspace, workspaceTools, createStore, blockDatabase };
+/**
+ * Mounts a `<pagent-chat>` showing conversation `sessionId` of `storeFor(name)`, run by an Agent on the
+ * harness model's `script`, with a `lookup` tool that answers after `toolMs`.
+ */
+function mountChat(name: string, sessionId: string, script: string, toolMs = 0): PagentChat {
+  const store = storeFor(name);
+  const lookup = tool({
+    name: 'lookup',
+    description: 'Looks something up.',
+    parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+    execute: async (args) => {
+      await new Promise((r) => setTimeout(r, toolMs));
+      return `found: ${String(args.q)}`;
+    },
+  });
+  const el = document.createElement('pagent-chat');
+  el.store = store;
+  el.agent = new Agent({ llm: new LLM('scripted', { baseURL: `${location.origin}/__store-llm/${script}/v1`, retries: 0 }), tools: [lookup], store, sessionId });
+  document.body.append(el);
+  return el;
+}
+
+const pagent = { createSessionStore, Agent, LLM, tool, Session, storeFor, watch, changes, createWorkspace, workspaceTools, createStore, blockDatabase, mountChat };
 
 declare global {
   interface Window {

@@ -1,5 +1,28 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { languageOf, scriptedStep } from '../../../demo/scripted-model.js';
+import { handleScriptedCompletion, languageOf, scriptedStep } from '../../../demo/scripted-model.js';
+
+/** The answer text the scripted model streams for `messages` (its SSE `content` deltas joined). */
+async function streamedText(messages: unknown[]): Promise<{ content: string; reasoning: string }> {
+  const server = createServer((req, res) => void handleScriptedCompletion(req, res, { chunkDelayMs: 0 }));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ messages }) });
+    let content = '';
+    let reasoning = '';
+    for (const line of (await res.text()).split('\n')) {
+      if (!line.startsWith('data: {')) continue;
+      const delta = (JSON.parse(line.slice(6)) as { choices: Array<{ delta: { content?: string; reasoning_content?: string } }> }).choices[0]?.delta;
+      content += delta?.content ?? '';
+      reasoning += delta?.reasoning_content ?? '';
+    }
+    return { content, reasoning };
+  } finally {
+    server.close();
+  }
+}
 
 const weatherResult = (city: string) => ({ role: 'tool', content: JSON.stringify({ city, temp: 21, unit: 'celsius' }) });
 
@@ -37,6 +60,17 @@ describe('the demo scripted model', () => {
     expect(after('{"id":"reminder-1","text":"x","in_minutes":60}')).toEqual({ kind: 'text', text: 'Done: the reminder is set.' });
     expect(after('create_reminder error: denied by the user')).toEqual({ kind: 'text', text: 'You declined, so no reminder was set.' });
     expect((after('create_reminder error: denied (no approve function is configured)') as { text: string }).text).toContain('cannot ask you for approval');
+  });
+
+  it('continues an answer sent back as the last message (Continue after a reload), from where it stops', async () => {
+    for (const question of ['Please think before you answer.', '考えてから答えてください。', 'Hello there']) {
+      const whole = await streamedText([{ role: 'user', content: question }]);
+      const cut = Math.floor(whole.content.length / 3);
+      const partial = whole.content.slice(0, whole.content.lastIndexOf(' ', cut) + 1) || whole.content.slice(0, 2);
+      const rest = await streamedText([{ role: 'user', content: question }, { role: 'assistant', content: partial }]);
+      expect(partial + rest.content).toBe(whole.content);
+      expect(rest.reasoning).toBe('');
+    }
   });
 
   it('tells the languages apart by their scripts', () => {
