@@ -6,12 +6,12 @@
  */
 import type { ReactiveControllerHost, html, nothing } from 'lit';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
-import type { ApprovalRequest, ChatAgent, ChatAgentRunOptions } from './agent-runs.js';
+import type { ApprovalRequest, ChatAgent, ChatAgentRunOptions } from './runs/agent-runs.js';
 import type { LocaleName, PagentChatStrings } from './i18n.js';
-import type { RunSource } from './run-controller.js';
-import type { ChatStore } from './session-controller.js';
-import type { TimelineState } from './timeline.js';
-import type { ActionsHost } from './actions/message-actions.js';
+import type { RunSource } from './runs/run-controller.js';
+import type { ChatStore } from './conversations/controller.js';
+import type { TimelineState } from './timeline/reducer.js';
+import type { ActionsHost } from './message-actions/controller.js';
 
 /** The element's public side, as the parts use it. */
 export type ChatElement = ReactiveControllerHost &

@@ -2,27 +2,27 @@ import { LitElement, html, nothing, render, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { PagentError, type WireDecodeError } from '../errors.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
-import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptions } from './agent-runs.js';
-import { createAnswerRenderer, createTextRenderer } from './answer.js';
+import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptions } from './runs/agent-runs.js';
+import { createAnswerRenderer, createTextRenderer } from './messages/answer.js';
 import { errorKind, errorSentence } from './error-kind.js';
 import { createChatEvent } from './events.js';
-import type { ToolRenderers } from './parts/tool-renderers.js';
+import type { ToolRenderers } from './tool-calls/renderers.js';
 import { isLocaleLoaded, loadLocale, resolveLocale, stringsFor, type PagentChatStrings } from './i18n.js';
-import { renderComposer, renderSuggestions } from './parts/composer.js';
-import type { PartContext } from './parts/context.js';
-import { renderItem } from './parts/item.js';
-import { ToolChunks } from './parts/tool-chunks.js';
-import type { MessageActions } from './actions/message-actions.js';
+import { renderComposer, renderSuggestions } from './composer/composer.js';
+import type { PartContext } from './timeline/row-context.js';
+import { renderItem } from './timeline/row.js';
+import { ToolChunks } from './tool-calls/chunks.js';
+import type { MessageActions } from './message-actions/controller.js';
 import type { KeepAlive } from './keep-alive.js';
 import type { ChatHost } from './chat-host.js';
-import { eventsClosingRun, RunController, type RunOutcome, type RunSource } from './run-controller.js';
-import { ScrollController } from './scroll-controller.js';
-import { TimelineChunks } from './parts/timeline-items.js';
-import { lazyPart } from './lazy-part.js';
-import { SessionController, type ChatStore } from './session-controller.js';
-import { WireLog } from './wire-log.js';
-import { FilesController, type ChatWorkspace } from './files-controller.js';
-import { createSrcClient, defaultRequestBody } from './src-client.js';
+import { eventsClosingRun, RunController, type RunOutcome, type RunSource } from './runs/run-controller.js';
+import { ScrollController } from './timeline/scroll-controller.js';
+import { TimelineChunks } from './timeline/chunks.js';
+import { lazyPart } from './lazy-chunk.js';
+import { SessionController, type ChatStore } from './conversations/controller.js';
+import { WireLog } from './wire-log/controller.js';
+import { FilesController, type ChatWorkspace } from './files/controller.js';
+import { createSrcClient, defaultRequestBody } from './runs/src-client.js';
 import { AttachmentsController } from './attachments/controller.js';
 import { QuestionsController } from './questions/controller.js';
 import { messageParts } from './attachments/parts.js';
@@ -40,7 +40,7 @@ import {
   showMore,
   timelineFromMessages,
   type TimelineState,
-} from './timeline.js';
+} from './timeline/reducer.js';
 
 /** Anything that streams a run's events for a request body: a `WireClient` fits. */
 export interface ChatClient {
@@ -51,7 +51,7 @@ export interface ChatClient {
 export type { ApprovalRequest, ChatAgent, ChatAgentRunOptions };
 export type { ChatStore, ChatWorkspace, ChatAttachment };
 export type { PagentChatStrings };
-export type { ToolCallState, ToolRenderer, ToolRenderers } from './parts/tool-renderers.js';
+export type { ToolCallState, ToolRenderer, ToolRenderers } from './tool-calls/renderers.js';
 // Re-exported so that every entry naming the element also loads the DOM event map declared with them.
 export type {
   PagentChatEventMap,
@@ -77,8 +77,8 @@ function newSessionId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
-/** What tells a server's author about lines its stream got wrong (src/chat/decode-faults.ts), on the first one. */
-const loadDecodeFaults = lazyPart(() => import('./decode-faults.js'));
+/** What tells a server's author about lines its stream got wrong (src/chat/runs/decode-faults.ts), on the first one. */
+const loadDecodeFaults = lazyPart(() => import('./runs/decode-faults.js'));
 
 /** The detail (for developers) under the card of a message nobody takes; the card's sentence is localised. */
 const NO_SOURCE = 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().';
@@ -729,16 +729,16 @@ export class PagentChat extends LitElement {
   private readonly toolChunks = new ToolChunks(this);
   private contextLongText: ToolChunks['longText'];
 
-  // ----- message actions: a chunk loaded on first render (see ./actions/message-actions.ts) -----
+  // ----- message actions: a chunk loaded on first render (see ./message-actions/controller.ts) -----
 
   private actions: MessageActions | undefined;
 
   /**
    * The message actions chunk, loaded at the first update. A failed fetch is tried again by a later
-   * update (see ./lazy-part.ts); messages show without their actions meanwhile.
+   * update (see ./lazy-chunk.ts); messages show without their actions meanwhile.
    */
   private readonly loadActions = lazyPart(() =>
-    import('./actions/message-actions.js').then((m) => {
+    import('./message-actions/controller.js').then((m) => {
       this.actions = new m.MessageActions(this.partsHost);
       this.actions.bump();
       void this.actions.update();

@@ -8,10 +8,10 @@
 import type { TemplateResult } from 'lit';
 import type { ChatMessage } from '../../agent/messages.js';
 import type { InterruptedTurn } from '../../store/turn-pieces.js';
-import type { ApprovalRequest } from '../agent-runs.js';
+import type { ApprovalRequest } from '../runs/agent-runs.js';
 import type { ChatHost } from '../chat-host.js';
 import { createChatEvent } from '../events.js';
-import { setApproval, timelineFromMessages, type RunEndItem, type TimelineState } from '../timeline.js';
+import { setApproval, timelineFromMessages, type RunEndItem, type TimelineState } from '../timeline/reducer.js';
 import { interruptedStrings } from './strings.js';
 import { conversationLock, lockHeld } from '../tabs/lock.js';
 

@@ -4,9 +4,9 @@
  * the element's timeline, and renders question rows through the chunk.
  */
 import type { RemoteInterrupt } from '../../agent/remote/protocol.js';
-import { lazyPart } from '../lazy-part.js';
-import type { PartContext } from '../parts/context.js';
-import { addQuestion, settleQuestion, type QuestionItem, type TimelineState } from '../timeline.js';
+import { lazyPart } from '../lazy-chunk.js';
+import type { PartContext } from '../timeline/row-context.js';
+import { addQuestion, settleQuestion, type QuestionItem, type TimelineState } from '../timeline/reducer.js';
 import type { Questions } from './questions.js';
 import type { Lit } from './render.js';
 

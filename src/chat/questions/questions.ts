@@ -6,8 +6,8 @@
  * shows "Not answered".
  */
 import type { RemoteInterrupt } from '../../agent/remote/protocol.js';
-import type { PartContext } from '../parts/context.js';
-import type { QuestionItem, QuestionStatus } from '../timeline.js';
+import type { PartContext } from '../timeline/row-context.js';
+import type { QuestionItem, QuestionStatus } from '../timeline/reducer.js';
 import { questionId, renderQuestion, type Lit } from './render.js';
 import { questionForm, readAnswer, type QuestionForm } from './schema.js';
 import { questionStrings, type QuestionStrings } from './strings.js';

@@ -20,7 +20,7 @@ import {
   type TimelineItem,
   type TimelineState,
   type ToolItem,
-} from '../../../src/chat/timeline.js';
+} from '../../../src/chat/timeline/reducer.js';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url);
 const END = { content: '', tool_calls: [], reasoning_content: '', usage: null };

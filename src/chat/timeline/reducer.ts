@@ -8,12 +8,12 @@
  * states (so only the newest state is valid — the reducer is deterministic and does no I/O, but it is
  * not persistent).
  */
-import type { ChatMessage } from '../agent/messages.js';
-import type { ChatAttachment } from './attachments/types.js';
-import { splitParts } from './attachments/parts.js';
-import type { ErrorCode, StopReason, UnknownEvent, Usage, WireEvent } from '../wire/events.js';
-import { errorKind, type ErrorKind } from './error-kind.js';
-import type { RemoteInterrupt } from '../agent/remote/protocol.js';
+import type { ChatMessage } from '../../agent/messages.js';
+import type { ChatAttachment } from '../attachments/types.js';
+import { splitParts } from '../attachments/parts.js';
+import type { ErrorCode, StopReason, UnknownEvent, Usage, WireEvent } from '../../wire/events.js';
+import { errorKind, type ErrorKind } from '../error-kind.js';
+import type { RemoteInterrupt } from '../../agent/remote/protocol.js';
 
 /** Streamed text kept as append-only chunks, so appending never copies what came before. */
 export interface TextBlock {

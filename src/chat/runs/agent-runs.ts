@@ -2,11 +2,11 @@
  * How `<pagent-chat>` drives an in-browser agent: the `ChatAgent` contract, and the ordering of its runs
  * and session switches (an `Agent` runs one run at a time and switches sessions only between runs).
  */
-import type { UnknownEvent, WireEvent } from '../wire/events.js';
+import type { UnknownEvent, WireEvent } from '../../wire/events.js';
 import type { RunSource } from './run-controller.js';
-import type { UserContentPart } from '../agent/content-parts.js';
-import type { RemoteInterrupt } from '../agent/remote/protocol.js';
-import type { PagentError } from '../errors.js';
+import type { UserContentPart } from '../../agent/content-parts.js';
+import type { RemoteInterrupt } from '../../agent/remote/protocol.js';
+import type { PagentError } from '../../errors.js';
 
 /** A tool call the user is asked to approve (the Agent's `approve(call)` argument). */
 export interface ApprovalRequest {

@@ -9,8 +9,8 @@
 import { html, type TemplateResult } from 'lit';
 import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { TimelineItem } from '../timeline.js';
-import type { PartContext } from './context.js';
+import type { TimelineItem } from './reducer.js';
+import type { PartContext } from './row-context.js';
 
 /** Rows per chunk. */
 export const CHUNK_ROWS = 64;

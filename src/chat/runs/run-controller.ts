@@ -4,9 +4,9 @@
  * are dropped), like Lit `Task`'s call id.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { PagentError } from '../errors.js';
-import type { UnknownEvent, WireEvent } from '../wire/events.js';
-import { currentAnswer, reduceTimeline, type TimelineState } from './timeline.js';
+import { PagentError } from '../../errors.js';
+import type { UnknownEvent, WireEvent } from '../../wire/events.js';
+import { currentAnswer, reduceTimeline, type TimelineState } from '../timeline/reducer.js';
 
 /** Opens a run's events; must stop (or end the run as cancelled) when `signal` aborts. */
 export type RunSource = (signal: AbortSignal) => AsyncIterable<WireEvent | UnknownEvent>;

@@ -3,15 +3,15 @@
  * (./tool-renderers.ts) once they are set, and "Show more" and Copy under long arguments and results
  * (./tool-text.ts) once a card meets one. Lit and the card's own functions are handed to them: a chunk
  * that imported them would make the bundler split them out of the element's first load. A failed fetch
- * is tried again by a later update (see ../lazy-part.ts); the default card shows meanwhile.
+ * is tried again by a later update (see ../lazy-chunk.ts); the default card shows meanwhile.
  */
 import { html, nothing, render } from 'lit';
 import { AsyncDirective, directive } from 'lit/async-directive.js';
 import { format } from '../i18n.js';
-import { lazyPart } from '../lazy-part.js';
-import type { PartContext } from './context.js';
-import { renderApproval, renderToolCard, sliceEnd, TOOL_TEXT_STEP } from './tool-card.js';
-import type { LongText } from './tool-text.js';
+import { lazyPart } from '../lazy-chunk.js';
+import type { PartContext } from '../timeline/row-context.js';
+import { renderApproval, renderToolCard, sliceEnd, TOOL_TEXT_STEP } from './card.js';
+import type { LongText } from './text.js';
 
 /** The element as the chunks see it. */
 export interface ToolChunksHost {
@@ -44,14 +44,14 @@ export class ToolChunks {
   };
 
   private readonly loadRenderers = lazyPart(() =>
-    import('./tool-renderers.js').then((m) => {
+    import('./renderers.js').then((m) => {
       this.renderTool = m.createToolRendering({ html, render, AsyncDirective, directive, renderToolCard, renderApproval });
       this.host.requestUpdate();
     }),
   );
 
   private readonly loadLongText = lazyPart(() =>
-    import('./tool-text.js').then((m) => {
+    import('./text.js').then((m) => {
       m.adoptStyles(this.host.renderRoot);
       this.longText = m.createToolText({ html, nothing, AsyncDirective, directive, format, sliceEnd, step: TOOL_TEXT_STEP });
       this.host.requestUpdate();

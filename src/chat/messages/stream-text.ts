@@ -9,12 +9,12 @@
 import { nothing } from 'lit';
 import { AsyncDirective } from 'lit/async-directive.js';
 import { PartType, directive, type ElementPart, type PartInfo } from 'lit/directive.js';
-import type { AnswerRenderer } from '../answer.js';
-import { lazyPart } from '../lazy-part.js';
+import type { AnswerRenderer } from './answer.js';
+import { lazyPart } from '../lazy-chunk.js';
 import type { SliceScheduler } from '../slices/scheduler.js';
 import type { TextFeed } from '../slices/text-feed.js';
 import { taskBudget } from '../task-budget.js';
-import type { TextBlock } from '../timeline.js';
+import type { TextBlock } from '../timeline/reducer.js';
 
 /** Makes the renderer for a target element; `signal` aborts its deferred work (the answer was replaced). */
 export type RendererFactory = (target: HTMLElement, signal: AbortSignal) => AnswerRenderer;

@@ -1,9 +1,9 @@
 /** Picks the renderer for one timeline row. */
-import type { TimelineItem } from '../timeline.js';
-import type { PartContext } from './context.js';
-import { renderAnswer, renderError, renderRunEnd, renderTurn, renderUser } from './message.js';
-import { renderReasoning } from './reasoning.js';
-import { renderToolCard } from './tool-card.js';
+import type { TimelineItem } from './reducer.js';
+import type { PartContext } from './row-context.js';
+import { renderAnswer, renderError, renderRunEnd, renderTurn, renderUser } from '../messages/message.js';
+import { renderReasoning } from '../messages/reasoning.js';
+import { renderToolCard } from '../tool-calls/card.js';
 
 /** Renders one row by its kind. */
 export function renderItem(item: TimelineItem, ctx: PartContext): unknown {

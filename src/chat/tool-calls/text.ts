@@ -7,8 +7,8 @@
 import type { TemplateResult, html, nothing } from 'lit';
 import type { AsyncDirective, DirectiveResult, directive } from 'lit/async-directive.js';
 import type { format, LocaleName, PagentChatStrings } from '../i18n.js';
-import type { sliceEnd } from './tool-card.js';
-import type { PartContext } from './context.js';
+import type { sliceEnd } from './card.js';
+import type { PartContext } from '../timeline/row-context.js';
 import { createStyleAdopter } from '../adopt-styles.js';
 
 /** How long a Copy button says "Copied". */
@@ -102,7 +102,7 @@ export function createToolText(parts: ToolTextParts): LongText {
       if (!args || !(root instanceof ShadowRoot)) return;
       const text = args[0];
       // the fallback through a textarea lives with the message actions; a failed fetch of that chunk is a failed copy
-      const copyText = await import('../actions/message-actions.js').then((m) => m.copyText, () => undefined);
+      const copyText = await import('../message-actions/controller.js').then((m) => m.copyText, () => undefined);
       const ok = copyText ? await copyText(text, root) : false;
       if (this.args?.[0] !== text) return;
       this.copied = ok;

@@ -1,11 +1,11 @@
 /** What the item renderers need from the element: strings and callbacks, nothing stateful. */
 import type { PagentChatStrings } from '../i18n.js';
-import type { RendererFactory } from './stream-text.js';
+import type { RendererFactory } from '../messages/stream-text.js';
 import type { ChatAttachment } from '../attachments/types.js';
-import type { ToolRenderers } from './tool-renderers.js';
-import type { RendererFailure } from './renderer-failure.js';
-import type { ToolTextPart } from './tool-text.js';
-import type { AnswerItem, QuestionItem, RunEndItem, ToolItem, UserItem } from '../timeline.js';
+import type { ToolRenderers } from '../tool-calls/renderers.js';
+import type { RendererFailure } from '../tool-calls/renderer-failure.js';
+import type { ToolTextPart } from '../tool-calls/text.js';
+import type { AnswerItem, QuestionItem, RunEndItem, ToolItem, UserItem } from './reducer.js';
 
 /** Shared by every timeline part renderer. */
 export interface PartContext {

@@ -13,11 +13,11 @@
  */
 import type { RootPart, TemplateResult, html, render } from 'lit';
 import type { AsyncDirective, ChildPart, DirectiveResult, directive } from 'lit/async-directive.js';
-import type { renderApproval, renderToolCard } from './tool-card.js';
+import type { renderApproval, renderToolCard } from './card.js';
 import { litKeyIn, outputProblem } from './lit-impostors.js';
 import { describeThrown, rendererFailure } from './renderer-failure.js';
-import type { ToolItem, ToolStatus } from '../timeline.js';
-import type { PartContext } from './context.js';
+import type { ToolItem, ToolStatus } from '../timeline/reducer.js';
+import type { PartContext } from '../timeline/row-context.js';
 
 /**
  * What a tool renderer is given: one call's state. Every field is model- or tool-provided: untrusted.

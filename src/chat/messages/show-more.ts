@@ -6,8 +6,8 @@
  * itself is kept whole: copying an answer copies all of it.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { AnswerItem, ReasoningItem } from '../timeline.js';
-import type { PartContext } from './context.js';
+import type { AnswerItem, ReasoningItem } from '../timeline/reducer.js';
+import type { PartContext } from '../timeline/row-context.js';
 
 /** Characters of a text drawn before the first "Show more" (2 MiB), and after each one. */
 export const DRAW_CHARS = 2 * 1024 * 1024;

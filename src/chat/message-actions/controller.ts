@@ -7,11 +7,11 @@
 import type { TemplateResult } from 'lit';
 import type { ChatMessage } from '../../agent/messages.js';
 import type { ChatAttachment } from '../attachments/types.js';
-import type { ChatAgent } from '../agent-runs.js';
+import type { ChatAgent } from '../runs/agent-runs.js';
 import type { PagentChatStrings } from '../i18n.js';
-import type { AnswerItem, TimelineItem, UserItem } from '../timeline.js';
-import type { PartContext } from '../parts/context.js';
-import { renderEditor, renderMessageActions, type Lit, type MessageActionTarget } from './render.js';
+import type { AnswerItem, TimelineItem, UserItem } from '../timeline/reducer.js';
+import type { PartContext } from '../timeline/row-context.js';
+import { renderEditor, renderMessageActions, type Lit, type MessageActionTarget } from './view.js';
 
 /** What the actions need from the element. */
 export interface ActionsHost {

@@ -1,8 +1,8 @@
 /** The client behind `<pagent-chat src>`: a `WireClient` that POSTs JSON and keeps the server's `X-Session-Id`. */
-import { WireClient } from '../wire/client.js';
-import type { WireDecodeError } from '../errors.js';
-import { messageParts } from './attachments/parts.js';
-import type { ChatAttachment } from './attachments/types.js';
+import { WireClient } from '../../wire/client.js';
+import type { WireDecodeError } from '../../errors.js';
+import { messageParts } from '../attachments/parts.js';
+import type { ChatAttachment } from '../attachments/types.js';
 
 /** Options of {@link createSrcClient}. */
 export interface SrcClientOptions {

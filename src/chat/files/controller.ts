@@ -3,9 +3,9 @@
  * write and delete, downloads and deletes on the user's request.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { PagentChatStrings } from './i18n.js';
-import { lazyPart } from './lazy-part.js';
-import type { FileView } from './parts/files-panel.js';
+import type { PagentChatStrings } from '../i18n.js';
+import { lazyPart } from '../lazy-chunk.js';
+import type { FileView } from './panel.js';
 
 /** The parts of a workspace the panel uses: `createWorkspace()` fits. */
 export interface ChatWorkspace {
@@ -22,9 +22,9 @@ export class FilesController implements ReactiveController {
   private list: FileView[] = [];
   private reading = 0;
   /** The panel's renderer: a chunk loaded once a workspace is set. */
-  private renderPanel: typeof import('./files/lazy.js').renderFilesPanel | undefined;
+  private renderPanel: typeof import('./lazy.js').renderFilesPanel | undefined;
   private readonly loadPanel = lazyPart(() =>
-    import('./files/lazy.js').then((m) => {
+    import('./lazy.js').then((m) => {
       m.adoptFilesStyles((this.host as unknown as HTMLElement).shadowRoot);
       this.renderPanel = m.renderFilesPanel;
       this.host.requestUpdate();

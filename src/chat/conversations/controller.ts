@@ -3,13 +3,13 @@
  * reopens, renames and deletes, and refreshes on every store change (also from other tabs).
  */
 import type { ReactiveController, ReactiveControllerHost, html, nothing } from 'lit';
-import type { ChatMessage } from '../agent/messages.js';
-import type { InterruptedTurn } from '../store/turn-pieces.js';
-import type { SessionSearchHit, SessionSearchOptions } from '../store/session-search.js';
-import type { LocaleName, PagentChatStrings } from './i18n.js';
-import type { ConversationTools } from './conversations/tools.js';
-import { lazyPart } from './lazy-part.js';
-import type { SessionSummaryView } from './parts/session-list.js';
+import type { ChatMessage } from '../../agent/messages.js';
+import type { InterruptedTurn } from '../../store/turn-pieces.js';
+import type { SessionSearchHit, SessionSearchOptions } from '../../store/session-search.js';
+import type { LocaleName, PagentChatStrings } from '../i18n.js';
+import type { ConversationTools } from './search.js';
+import { lazyPart } from '../lazy-chunk.js';
+import type { SessionSummaryView } from './list.js';
 
 /** The parts of a session store the element uses: `createSessionStore()` fits. */
 export interface ChatStore {
@@ -75,10 +75,10 @@ export class SessionController implements ReactiveController {
   private shown: readonly ChatMessage[] = [];
   private shownSeqs: readonly number[] | undefined;
   /** The list's renderer: a chunk loaded once a store is set (an element without a store never fetches it). */
-  private renderList: typeof import('./conversations/list-lazy.js').renderSessionList | undefined;
+  private renderList: typeof import('./list-lazy.js').renderSessionList | undefined;
   /** Search, export and import: a chunk loaded once a store is set. */
   private tools: ConversationTools | undefined;
-  private reveal: typeof import('./conversations/lazy.js').revealMessage | undefined;
+  private reveal: typeof import('./lazy.js').revealMessage | undefined;
   private strings: PagentChatStrings | undefined;
   private locale: LocaleName = 'en';
 
@@ -127,10 +127,10 @@ export class SessionController implements ReactiveController {
 
   /**
    * Loads the list's chunk once; the host renders again when it arrives. A failed fetch is tried again by a
-   * later render (see ../lazy-part.ts).
+   * later render (see ../lazy-chunk.ts).
    */
   private readonly loadList = lazyPart(() =>
-    import('./conversations/list-lazy.js').then((m) => {
+    import('./list-lazy.js').then((m) => {
       m.adoptListStyles((this.host as unknown as HTMLElement).shadowRoot);
       this.renderList = m.renderSessionList;
       this.host.requestUpdate();
@@ -139,10 +139,10 @@ export class SessionController implements ReactiveController {
 
   /**
    * Loads the search / export / import chunk once; the host renders again when it arrives. A failed fetch
-   * is tried again by a later render (see ../lazy-part.ts); the list works without the chunk meanwhile.
+   * is tried again by a later render (see ../lazy-chunk.ts); the list works without the chunk meanwhile.
    */
   readonly loadTools = lazyPart(() =>
-    import('./conversations/lazy.js').then((m) => {
+    import('./lazy.js').then((m) => {
       const host = this.host as unknown as ReactiveControllerHost & HTMLElement;
       m.adoptStyles(host.shadowRoot);
       this.reveal = m.revealMessage;

@@ -5,7 +5,7 @@
  * handed to the page as a `pagent-error` (`code: "decode"`). A server that makes the same mistake on every
  * line gets one warning per method and field, not one per line.
  */
-import type { WireDecodeError } from '../errors.js';
+import type { WireDecodeError } from '../../errors.js';
 
 /**
  * What makes two faults the same: for a line with bad params, the method and the field (the message

@@ -5,7 +5,7 @@
  * to move between the versions of a message. Every control is a real button with an accessible name.
  */
 import type { TemplateResult, html as litHtml, nothing as litNothing } from 'lit';
-import type { PartContext } from '../parts/context.js';
+import type { PartContext } from '../timeline/row-context.js';
 
 /** Lit's template functions, handed over by the element (this chunk imports nothing of its bundle). */
 export interface Lit {

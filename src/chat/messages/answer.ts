@@ -3,7 +3,7 @@
  * only the new text. Answers go through the safe incremental markdown stream; reasoning and every other
  * untrusted text through the plain-text renderer.
  */
-import { createMarkdownStream } from './markdown.js';
+import { createMarkdownStream } from '../markdown.js';
 
 /** An incremental renderer for one answer block. */
 export interface AnswerRenderer {

@@ -5,11 +5,11 @@
  * trimmed in bulk so that keeping them costs O(1) per line. The drawer renders them only while open.
  */
 import { nothing, type ReactiveControllerHost } from 'lit';
-import { WireDecodeError, type PagentError } from '../errors.js';
-import { encodeEventLine } from '../wire/codec.js';
-import type { UnknownEvent, WireEvent } from '../wire/events.js';
-import type { PagentChatStrings } from './i18n.js';
-import { renderWireLog, type WireLogLine } from './parts/wire-log.js';
+import { WireDecodeError, type PagentError } from '../../errors.js';
+import { encodeEventLine } from '../../wire/codec.js';
+import type { UnknownEvent, WireEvent } from '../../wire/events.js';
+import type { PagentChatStrings } from '../i18n.js';
+import { renderWireLog, type WireLogLine } from './view.js';
 
 /** The lines the wire log keeps at least (oldest dropped first, in bulk). */
 const WIRE_LOG_LIMIT = 2000;
