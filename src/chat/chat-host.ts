@@ -10,7 +10,7 @@ import type { ApprovalRequest, ChatAgent, ChatAgentRunOptions } from './runs/age
 import type { LocaleName, PagentChatStrings } from './i18n.js';
 import type { RunSource } from './runs/run-controller.js';
 import type { ChatStore } from './conversations/controller.js';
-import type { TimelineState } from './timeline/reducer.js';
+import type { TimelineState } from './timeline/items.js';
 import type { ActionsHost } from './message-actions/controller.js';
 
 /** The element's public side, as the parts use it. */

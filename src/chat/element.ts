@@ -28,19 +28,10 @@ import { QuestionsController } from './questions/controller.js';
 import { messageParts } from './attachments/parts.js';
 import type { ChatAttachment } from './attachments/types.js';
 import { chatStyles } from './styles.js';
-import {
-  addSteerMessage,
-  addNotice,
-  addUserMessage,
-  createTimeline,
-  reduceTimeline,
-  retryRun,
-  retryStopped,
-  setApproval,
-  showMore,
-  timelineFromMessages,
-  type TimelineState,
-} from './timeline/reducer.js';
+import { addSteerMessage, addNotice, addUserMessage, retryRun, retryStopped, setApproval, showMore } from './timeline/commands.js';
+import { createTimeline, type TimelineState } from './timeline/items.js';
+import { reduceTimeline } from './timeline/reducer.js';
+import { timelineFromMessages } from './timeline/rebuild.js';
 
 /** Anything that streams a run's events for a request body: a `WireClient` fits. */
 export interface ChatClient {

@@ -11,7 +11,9 @@ import type { InterruptedTurn } from '../../store/turn-pieces.js';
 import type { ApprovalRequest } from '../runs/agent-runs.js';
 import type { ChatHost } from '../chat-host.js';
 import { createChatEvent } from '../events.js';
-import { setApproval, timelineFromMessages, type RunEndItem, type TimelineState } from '../timeline/reducer.js';
+import { setApproval } from '../timeline/commands.js';
+import { timelineFromMessages } from '../timeline/rebuild.js';
+import type { RunEndItem, TimelineState } from '../timeline/items.js';
 import { interruptedStrings } from './strings.js';
 import { conversationLock, lockHeld } from '../tabs/lock.js';
 

@@ -9,7 +9,7 @@ import type { ChatMessage } from '../../agent/messages.js';
 import type { ChatAttachment } from '../attachments/types.js';
 import type { ChatAgent } from '../runs/agent-runs.js';
 import type { PagentChatStrings } from '../i18n.js';
-import type { AnswerItem, TimelineItem, UserItem } from '../timeline/reducer.js';
+import type { AnswerItem, TimelineItem, UserItem } from '../timeline/items.js';
 import type { PartContext } from '../timeline/row-context.js';
 import { renderEditor, renderMessageActions, type Lit, type MessageActionTarget } from './view.js';
 

@@ -2,7 +2,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { errorSentence } from '../error-kind.js';
 import { format } from '../i18n.js';
-import type { AnswerItem, ErrorItem, RunEndItem, TurnItem, UserItem, UsageSummary } from '../timeline/reducer.js';
+import type { AnswerItem, ErrorItem, RunEndItem, TurnItem, UserItem, UsageSummary } from '../timeline/items.js';
 import type { PartContext } from '../timeline/row-context.js';
 import { drawLimit, renderShowMore } from './show-more.js';
 import { streamText } from './stream-text.js';

@@ -1,6 +1,6 @@
 /** Renderer for a reasoning block: a native disclosure, open while it streams. */
 import { html, type TemplateResult } from 'lit';
-import type { ReasoningItem } from '../timeline/reducer.js';
+import type { ReasoningItem } from '../timeline/items.js';
 import type { PartContext } from '../timeline/row-context.js';
 import { drawLimit, renderShowMore } from './show-more.js';
 import { streamText } from './stream-text.js';

@@ -6,7 +6,7 @@
  * itself is kept whole: copying an answer copies all of it.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { AnswerItem, ReasoningItem } from '../timeline/reducer.js';
+import type { AnswerItem, ReasoningItem } from '../timeline/items.js';
 import type { PartContext } from '../timeline/row-context.js';
 
 /** Characters of a text drawn before the first "Show more" (2 MiB), and after each one. */

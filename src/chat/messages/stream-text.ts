@@ -14,7 +14,7 @@ import { lazyPart } from '../lazy-chunk.js';
 import type { SliceScheduler } from '../slices/scheduler.js';
 import type { TextFeed } from '../slices/text-feed.js';
 import { taskBudget } from '../task-budget.js';
-import type { TextBlock } from '../timeline/reducer.js';
+import type { TextBlock } from '../timeline/items.js';
 
 /** Makes the renderer for a target element; `signal` aborts its deferred work (the answer was replaced). */
 export type RendererFactory = (target: HTMLElement, signal: AbortSignal) => AnswerRenderer;

@@ -6,7 +6,8 @@
 import type { RemoteInterrupt } from '../../agent/remote/protocol.js';
 import { lazyPart } from '../lazy-chunk.js';
 import type { PartContext } from '../timeline/row-context.js';
-import { addQuestion, settleQuestion, type QuestionItem, type TimelineState } from '../timeline/reducer.js';
+import { addQuestion, settleQuestion } from '../timeline/commands.js';
+import type { QuestionItem, TimelineState } from '../timeline/items.js';
 import type { Questions } from './questions.js';
 import type { Lit } from './render.js';
 

@@ -7,7 +7,7 @@
  */
 import type { RemoteInterrupt } from '../../agent/remote/protocol.js';
 import type { PartContext } from '../timeline/row-context.js';
-import type { QuestionItem, QuestionStatus } from '../timeline/reducer.js';
+import type { QuestionItem, QuestionStatus } from '../timeline/items.js';
 import { questionId, renderQuestion, type Lit } from './render.js';
 import { questionForm, readAnswer, type QuestionForm } from './schema.js';
 import { questionStrings, type QuestionStrings } from './strings.js';

@@ -6,7 +6,9 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { PagentError } from '../../errors.js';
 import type { UnknownEvent, WireEvent } from '../../wire/events.js';
-import { currentAnswer, reduceTimeline, type TimelineState } from '../timeline/reducer.js';
+import { currentAnswer } from '../timeline/commands.js';
+import { reduceTimeline } from '../timeline/reducer.js';
+import type { TimelineState } from '../timeline/items.js';
 
 /** Opens a run's events; must stop (or end the run as cancelled) when `signal` aborts. */
 export type RunSource = (signal: AbortSignal) => AsyncIterable<WireEvent | UnknownEvent>;

@@ -9,7 +9,7 @@
 import { html, type TemplateResult } from 'lit';
 import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
-import type { TimelineItem } from './reducer.js';
+import type { TimelineItem } from './items.js';
 import type { PartContext } from './row-context.js';
 
 /** Rows per chunk. */

@@ -5,7 +5,7 @@ import type { ChatAttachment } from '../attachments/types.js';
 import type { ToolRenderers } from '../tool-calls/renderers.js';
 import type { RendererFailure } from '../tool-calls/renderer-failure.js';
 import type { ToolTextPart } from '../tool-calls/text.js';
-import type { AnswerItem, QuestionItem, RunEndItem, ToolItem, UserItem } from './reducer.js';
+import type { AnswerItem, QuestionItem, RunEndItem, ToolItem, UserItem } from './items.js';
 
 /** Shared by every timeline part renderer. */
 export interface PartContext {

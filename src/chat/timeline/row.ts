@@ -1,5 +1,5 @@
 /** Picks the renderer for one timeline row. */
-import type { TimelineItem } from './reducer.js';
+import type { TimelineItem } from './items.js';
 import type { PartContext } from './row-context.js';
 import { renderAnswer, renderError, renderRunEnd, renderTurn, renderUser } from '../messages/message.js';
 import { renderReasoning } from '../messages/reasoning.js';

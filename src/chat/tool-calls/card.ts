@@ -1,7 +1,7 @@
 /** Renderer for one tool call: name, arguments, status, result, duration, approval buttons. */
 import { html, nothing, type TemplateResult } from 'lit';
 import { format, type PagentChatStrings } from '../i18n.js';
-import type { ToolItem, ToolStatus } from '../timeline/reducer.js';
+import type { ToolItem, ToolStatus } from '../timeline/items.js';
 import type { PartContext } from '../timeline/row-context.js';
 import type { ToolTextPart } from './text.js';
 

@@ -16,7 +16,7 @@ import type { AsyncDirective, ChildPart, DirectiveResult, directive } from 'lit/
 import type { renderApproval, renderToolCard } from './card.js';
 import { litKeyIn, outputProblem } from './lit-impostors.js';
 import { describeThrown, rendererFailure } from './renderer-failure.js';
-import type { ToolItem, ToolStatus } from '../timeline/reducer.js';
+import type { ToolItem, ToolStatus } from '../timeline/items.js';
 import type { PartContext } from '../timeline/row-context.js';
 
 /**

@@ -6,7 +6,7 @@ import { Session } from '../../../src/agent/session.js';
 import { tool } from '../../../src/agent/tools.js';
 import { workspaceTools } from '../../../src/agent/workspace-tools.js';
 import { createWorkspace, type Workspace } from '../../../src/store/workspace.js';
-import { timelineFromMessages } from '../../../src/chat/timeline/reducer.js';
+import { timelineFromMessages } from '../../../src/chat/timeline/rebuild.js';
 import { $, $$, answers, chatFixture, until } from './helpers.js';
 
 /** The timeline's rows as short labels, in order: `user:<text>`, `tool:<name>`, `answer:<text>`. */

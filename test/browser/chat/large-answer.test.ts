@@ -17,7 +17,7 @@ import type { ChatStore } from '../../../src/chat/conversations/controller.js';
 import { SliceScheduler, sliceScheduler } from '../../../src/chat/slices/scheduler.js';
 import { FEED_PIECE } from '../../../src/chat/slices/text-feed.js';
 import { SLICE_CHARS, TaskBudget, taskBudget } from '../../../src/chat/task-budget.js';
-import type { TextBlock } from '../../../src/chat/timeline/reducer.js';
+import type { TextBlock } from '../../../src/chat/timeline/items.js';
 import { createSessionStore, type SessionStore } from '../../../src/store/index.js';
 import { userEvent } from 'vitest/browser';
 import { $, $$, answers, chatFixture, pushAll, textRun, until } from './helpers.js';
