@@ -1,8 +1,15 @@
 import { LitElement, html, nothing, render, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { PagentError, type WireDecodeError } from '../errors.js';
+import { PagentError } from '../errors.js';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
 import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptions } from './runs/agent-runs.js';
+import { createAgentSource } from './runs/agent-source.js';
+import { createClientSource, type ChatClient } from './runs/client-source.js';
+import { defaultRequestBody, type ChatBody } from './runs/request-body.js';
+import type { ChatRunSource } from './runs/run-source.js';
+import { preloadSrcClient, SrcSource } from './runs/src-source.js';
+import { Approvals } from './tool-calls/approvals.js';
+import { createMemo } from './memo.js';
 import { createAnswerRenderer, createTextRenderer } from './messages/answer.js';
 import { errorKind, errorSentence } from './error-kind.js';
 import { createChatEvent } from './events.js';
@@ -22,23 +29,16 @@ import { lazyPart } from './lazy-chunk.js';
 import { SessionController, type ChatStore } from './conversations/controller.js';
 import { WireLog } from './wire-log/controller.js';
 import { FilesController, type ChatWorkspace } from './files/controller.js';
-import { createSrcClient, defaultRequestBody } from './runs/src-client.js';
 import { AttachmentsController } from './attachments/controller.js';
 import { QuestionsController } from './questions/controller.js';
-import { messageParts } from './attachments/parts.js';
 import type { ChatAttachment } from './attachments/types.js';
 import { chatStyles } from './styles.js';
-import { addSteerMessage, addNotice, addUserMessage, retryRun, retryStopped, setApproval, showMore } from './timeline/commands.js';
+import { addSteerMessage, addNotice, addUserMessage, retryRun, retryStopped, showMore } from './timeline/commands.js';
 import { createTimeline, type TimelineState } from './timeline/items.js';
 import { reduceTimeline } from './timeline/reducer.js';
 import { timelineFromMessages } from './timeline/rebuild.js';
 
-/** Anything that streams a run's events for a request body: a `WireClient` fits. */
-export interface ChatClient {
-  stream(body?: unknown, options?: { signal?: AbortSignal }): AsyncIterable<WireEvent | UnknownEvent>;
-  readonly sessionId?: string | undefined;
-}
-
+export type { ChatBody, ChatClient };
 export type { ApprovalRequest, ChatAgent, ChatAgentRunOptions };
 export type { ChatStore, ChatWorkspace, ChatAttachment };
 export type { PagentChatStrings };
@@ -60,16 +60,10 @@ export type {
   PagentBranchDetail,
 } from './events.js';
 
-/** Builds the POST body for `src` from the user's text, the server's session id and the message's files. */
-export type ChatBody = (text: string, sessionId: string | undefined, attachments: readonly ChatAttachment[]) => unknown;
-
 /** A fresh conversation id for "New conversation" with an agent. */
 function newSessionId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
-
-/** What tells a server's author about lines its stream got wrong (src/chat/runs/decode-faults.ts), on the first one. */
-const loadDecodeFaults = lazyPart(() => import('./runs/decode-faults.js'));
 
 /** The detail (for developers) under the card of a message nobody takes; the card's sentence is localised. */
 const NO_SOURCE = 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().';
@@ -250,7 +244,7 @@ export class PagentChat extends LitElement {
   private readonly sessions = new SessionController(this, {
     onOpen: (id, messages, fromList, refresh) => {
       this.stopRunInFlight();
-      this.denyPendingApprovals();
+      this.approvals.denyAll();
       // files waiting in the composer stay when another tab changed the conversation shown
       if (!refresh) this.attachments.state?.clear();
       const shown = (this.timeline = timelineFromMessages(messages));
@@ -302,8 +296,8 @@ export class PagentChat extends LitElement {
   });
   private readonly filesPanel = new FilesController(this, (err) => this.reportError(err));
   private readonly questions = new QuestionsController(this, { html, nothing }, (change) => (this.timeline = change(this.timeline)));
-  private srcClient: { url: string; client: ChatClient } | undefined;
-  private approvals = new Map<string, (approved: boolean) => void>();
+  private srcSource: SrcSource | undefined;
+  private readonly approvals = new Approvals((change) => (this.timeline = change(this.timeline)));
   private readonly agentRuns = new AgentRuns();
   private readonly rawLog = new WireLog(this);
   /** True while the run in flight is `src`'s, whose client logs the raw lines itself. */
@@ -389,10 +383,12 @@ export class PagentChat extends LitElement {
   }
 
   private startRun(text: string, retry: boolean, attachments: readonly ChatAttachment[] = []): void {
-    const source = this.sourceFor(text, retry, attachments);
-    this.runLogsLines = !this.agent && !this.client && Boolean(this.src);
+    const source = this.runSource();
+    this.runLogsLines = source?.logsLines ?? false;
     if (source) {
-      void this.runs.start(source).then(() => this.actions?.update());
+      // a retry sends the failed run's files again
+      if (retry) attachments = this.timeline.items.findLast((i) => i.kind === 'user')?.attachments ?? [];
+      void this.runs.start(source.open({ text, retry, attachments })).then(() => this.actions?.update());
       return;
     }
     // Nothing to send to, and the page did not take the message (it did not cancel pagent-send).
@@ -428,12 +424,12 @@ export class PagentChat extends LitElement {
    */
   reset(): void {
     this.runs.abandon();
-    this.denyPendingApprovals();
+    this.approvals.denyAll();
     this.attachments.state?.clear();
     this.timeline = createTimeline();
     this.actions?.clear();
     this.rawLog.clear();
-    this.srcClient = undefined;
+    this.srcSource = undefined;
     this.announcement = '';
     const id = this.agent?.useSession ? newSessionId() : undefined;
     this.sessions.openId = id;
@@ -446,11 +442,7 @@ export class PagentChat extends LitElement {
    * `approve` option. Resolves false when the run stops or the element leaves the DOM first.
    */
   requestApproval(call: ApprovalRequest): Promise<boolean> {
-    return new Promise<boolean>((resolve) => {
-      this.approvals.get(call.tool_call_id)?.(false);
-      this.approvals.set(call.tool_call_id, resolve);
-      this.timeline = setApproval(this.timeline, call.tool_call_id);
-    });
+    return this.approvals.request(call);
   }
 
   /** True while a run is in flight. */
@@ -469,7 +461,7 @@ export class PagentChat extends LitElement {
     // current task stops the run (RunController) and denies the pending approvals.
     setTimeout(() => {
       if (this.isConnected) return;
-      this.denyPendingApprovals();
+      this.approvals.denyAll();
       this.attachments.state?.release();
     });
   }
@@ -506,7 +498,10 @@ export class PagentChat extends LitElement {
       this.showAgentSession();
       if (this.agent && this.store) void this.loadKeepAlive();
     }
-    if (changed.has('src') && this.srcClient && this.srcClient.url !== this.src) this.srcClient = undefined;
+    if (changed.has('src')) {
+      if (this.srcSource && this.srcSource.url !== this.src) this.srcSource = undefined;
+      if (this.src) preloadSrcClient();
+    }
   }
 
   override render() {
@@ -572,58 +567,47 @@ export class PagentChat extends LitElement {
     return this.langAttribute || this.inheritedLang || 'en';
   }
 
-  private stringsMemo: { locale: string; overrides: Partial<PagentChatStrings> | undefined; loaded: boolean; value: PagentChatStrings } | undefined;
+  private readonly stringsMemo = createMemo<PagentChatStrings>();
 
   private get localStrings(): PagentChatStrings {
     const locale = resolveLocale(this.locale);
-    const memo = this.stringsMemo;
     // strings read before their locale loaded (English in its place) are not kept once it has
-    const loaded = isLocaleLoaded(locale);
-    if (memo && memo.locale === locale && memo.overrides === this.strings && memo.loaded === loaded) return memo.value;
-    this.stringsMemo = { locale, overrides: this.strings, loaded, value: stringsFor(locale, this.strings) };
-    return this.stringsMemo.value;
+    return this.stringsMemo([locale, this.strings, isLocaleLoaded(locale)], () => stringsFor(locale, this.strings));
   }
 
-  private cachedContext: PartContext | undefined;
-  private contextActions = '';
-  private contextAllowImage: ((url: URL) => boolean) | undefined;
-  private contextLoaded = false;
+  private readonly contextMemo = createMemo<PartContext>();
 
   /** One context object per strings/locale/source change, so `guard` re-renders only changed rows. */
   private partContext(strings: PagentChatStrings): PartContext {
     const canRetry = Boolean(this.agent || this.client || this.src);
     const { allowImage, renderers } = this;
     const renderTool = renderers ? this.toolChunks.renderTool : undefined;
-    const longText = this.toolChunks.longText;
-    const c = this.cachedContext;
+    const { longText } = this.toolChunks;
     const loaded = Boolean(this.attachments.state);
     const actions = `${this.actions?.stamp} ${this.keepAlive?.interrupted.stamp}`;
-    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && c.renderTool === renderTool && this.contextLongText === longText && this.contextActions === actions) return c;
-    this.contextLongText = longText;
-    this.contextActions = actions;
-    this.contextLoaded = loaded;
-    this.contextAllowImage = allowImage;
-    this.cachedContext = {
-      strings,
-      locale: resolveLocale(this.locale),
-      answerRenderer: (target, signal) =>
-        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, mathLabel: strings.formula, mathTooLargeLabel: strings.formulaTooLarge, signal, ...(allowImage ? { allowImage } : {}) }),
-      textRenderer: createTextRenderer,
-      onApproval: (callId, approved) => this.decide(callId, approved),
-      toolRenderers: renderers,
-      renderTool,
-      renderLongText: this.toolChunks.renderLongText,
-      onRenderError: ({ message, where }, cause) =>
-        this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(message, { code: 'render', where, cause }) })),
-      onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
-      onShowMore: (key) => (this.timeline = showMore(this.timeline, key)),
-      renderAttachments: (list) => this.attachments.renderMessage(list),
-      renderQuestion: (item, context) => this.questions.render(item, context),
-      messageActions: (item) => this.actions?.render(item, this.cachedContext!, this.actions.canBranch),
-      interrupted: (item) => this.keepAlive?.interrupted.render(item),
-      editingKey: this.actions?.editingKey,
-    };
-    return this.cachedContext;
+    return this.contextMemo([strings, canRetry, allowImage, loaded, renderers, renderTool, longText, actions], () => {
+      const context: PartContext = {
+        strings,
+        locale: resolveLocale(this.locale),
+        answerRenderer: (target, signal) =>
+          createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, mathLabel: strings.formula, mathTooLargeLabel: strings.formulaTooLarge, signal, ...(allowImage ? { allowImage } : {}) }),
+        textRenderer: createTextRenderer,
+        onApproval: (callId, approved) => this.decide(callId, approved),
+        toolRenderers: renderers,
+        renderTool,
+        renderLongText: this.toolChunks.renderLongText,
+        onRenderError: ({ message, where }, cause) =>
+          this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(message, { code: 'render', where, cause }) })),
+        onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
+        onShowMore: (key) => (this.timeline = showMore(this.timeline, key)),
+        renderAttachments: (list) => this.attachments.renderMessage(list),
+        renderQuestion: (item, ctx) => this.questions.render(item, ctx),
+        messageActions: (item) => this.actions?.render(item, context, this.actions.canBranch),
+        interrupted: (item) => this.keepAlive?.interrupted.render(item),
+        editingKey: this.actions?.editingKey,
+      };
+      return context;
+    });
   }
 
   /** The options of every agent run the element starts: its approvals, questions, state and decode problems. */
@@ -636,37 +620,24 @@ export class PagentChat extends LitElement {
     };
   }
 
-  private sourceFor(text: string, retry: boolean, attachments: readonly ChatAttachment[]): RunSource | undefined {
+  /** The source a message runs through: the agent, else the client, else `src` (none: nobody takes it). */
+  private runSource(): ChatRunSource | undefined {
     const { agent, client, src } = this;
-    // a retry sends the failed run's files again
-    if (retry) attachments = this.timeline.items.findLast((i) => i.kind === 'user')?.attachments ?? [];
     if (agent) {
-      const input = attachments.length > 0 ? messageParts(text, attachments) : text;
       const onSteer = (steered: string): void => {
         this.timeline = addSteerMessage(this.timeline, steered);
         this.scroller.jumpToLatest();
       };
-      return this.hold(this.agentRuns.source(agent, input, { ...this.agentRunOptions(), onSteer, retry }));
+      return createAgentSource(agent, this.agentRuns, { runOptions: () => ({ ...this.agentRunOptions(), onSteer }), hold: (source) => this.hold(source) });
     }
-    if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId, attachments), { signal });
+    if (client) return createClientSource(client, (text, id, files) => this.requestBody(text, id, files));
     if (!src) return undefined;
-    if (this.srcClient?.url !== src) {
-      // A rare path (a server's bug), so the reporter is a chunk of its own; faults keep their order.
-      let reportFault: ((err: WireDecodeError) => void) | undefined;
-      const report = (error: PagentError): boolean => this.dispatchEvent(createChatEvent('pagent-error', { error }));
-      this.srcClient = {
-        url: src,
-        client: createSrcClient(src, {
-          onLine: (line) => this.rawLog.line(line),
-          onDecodeError: (err) => {
-            this.rawLog.markError(err.message);
-            void loadDecodeFaults().then((m) => m && (reportFault ??= m.createDecodeFaultReporter(src, report))(err));
-          },
-        }),
-      };
-    }
-    const srcClient = this.srcClient.client;
-    return (signal) => srcClient.stream(this.requestBody(text, srcClient.sessionId, attachments), { signal });
+    return (this.srcSource ??= new SrcSource(src, {
+      body: (text, id, files) => this.requestBody(text, id, files),
+      onLine: (line) => this.rawLog.line(line),
+      onDecodeError: (err) => this.rawLog.markError(err.message),
+      report: (error) => this.dispatchEvent(createChatEvent('pagent-error', { error })),
+    }));
   }
 
   /** Points the agent at another conversation once its run in flight (if any) has closed. */
@@ -698,27 +669,18 @@ export class PagentChat extends LitElement {
 
   private handleSettled(outcome: RunOutcome): void {
     if (!outcome.current) return;
-    this.denyPendingApprovals();
+    this.approvals.denyAll();
     for (const event of eventsClosingRun(this.timeline, outcome)) this.apply(event);
   }
 
+  /** The user's choice on a card: for a run of this page, or for a call of an answer a reload cut. */
   private decide(callId: string, approved: boolean): void {
     if (!this.approvals.has(callId) && this.keepAlive?.interrupted.answer(callId, approved)) return;
-    const resolve = this.approvals.get(callId);
-    this.approvals.delete(callId);
-    this.timeline = setApproval(this.timeline, callId, approved);
-    resolve?.(approved);
-  }
-
-  private denyPendingApprovals(): void {
-    const pending = [...this.approvals.values()];
-    this.approvals.clear();
-    for (const resolve of pending) resolve(false);
+    this.approvals.decide(callId, approved);
   }
 
   /** The tool cards' chunks: the page's renderers, and the controls under long texts. */
   private readonly toolChunks = new ToolChunks(this);
-  private contextLongText: ToolChunks['longText'];
 
   // ----- message actions: a chunk loaded on first render (see ./message-actions/controller.ts) -----
 

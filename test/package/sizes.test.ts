@@ -53,6 +53,16 @@ describe('size budgets (min+gzip of a one-line import, esbuild)', () => {
     }
   });
 
+  it("keeps the run sources a page does not use out of the element's first load: the src client, its decoder and framing", async () => {
+    const element = await measureSize(SIZE_ENTRIES.find((e) => e.name.startsWith('pagent-chat.js'))!, 'src');
+    const loadedAtOnce = element.modules.map((m) => m.path);
+    expect(loadedAtOnce).toContain('src/chat/element.ts');
+    for (const lazy of ['src/chat/runs/src-client.ts', 'src/wire/client.ts', 'src/wire/decoder.ts', 'src/wire/framing.ts']) {
+      expect(existsSync(new URL(`../../${lazy}`, import.meta.url)), lazy).toBe(true);
+      expect(loadedAtOnce).not.toContain(lazy);
+    }
+  });
+
   it('loads what an agent needs only for saving, tool calls, failed responses, redirects, JSON answers and the Responses and Messages APIs on use', async () => {
     const agent = await measureSize(SIZE_ENTRIES.find((e) => e.name === 'Agent + LLM + tool + Session')!, 'src');
     const loadedAtOnce = agent.modules.map((m) => m.path);

@@ -23,6 +23,7 @@ const TOOL_TEXT = '**/src/chat/tool-calls/text.ts*';
 const SLICES = '**/src/chat/slices/text-feed.ts*';
 const LIST = '**/src/chat/conversations/list-lazy.ts*';
 const FILES = '**/src/chat/files/lazy.ts*';
+const SRC_CLIENT = '**/src/chat/runs/src-client.ts*';
 
 /** How many times the page asked for a chunk, by its path under src/chat (a refused request is listed too). */
 const requests = (path: string): number =>
@@ -42,7 +43,7 @@ function render(text: string): HTMLElement {
 const tokens = (el: Element): number => el.querySelectorAll('span[class^="pagent-hl-"]').length;
 
 afterEach(async () => {
-  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS, CHINESE, QUESTIONS, RENDERERS, TOOL_TEXT, SLICES, LIST, FILES]) await commands.setOffline(glob, false);
+  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS, CHINESE, QUESTIONS, RENDERERS, TOOL_TEXT, SLICES, LIST, FILES, SRC_CLIENT]) await commands.setOffline(glob, false);
 });
 
 /** Pastes `file` into the message box, as a browser does with a copied file. */
@@ -228,5 +229,26 @@ describe('a lazy chunk that cannot be fetched', () => {
     el.requestUpdate();
     await until(() => $(el, '[part="session-list"]')?.textContent?.includes('Stored one') === true, 'the list, fetched again');
     await until(() => $(el, '[part="files"]')?.textContent?.includes('notes.md') === true, 'the files panel, fetched again');
+  });
+
+  it('fails a message to src with a network error card while its client cannot be fetched, and the next message fetches it', async () => {
+    await commands.setOffline(SRC_CLIENT, true);
+    const line = (method: string, params: unknown): string => JSON.stringify({ jsonrpc: '2.0', method, params }) + '\n';
+    const step = { content: 'Hi', tool_calls: [], reasoning_content: '', usage: null };
+    const run = [line('RunBegin', { user_input: 'Q2' }), line('TextDelta', { text: 'Hi' }), line('RunEnd', { ...step, stop_reason: 'no_tool_calls' })];
+    const src = `${inject('apiUrl')}/wire/recorded/${crypto.randomUUID()}?s=${encodeURIComponent(JSON.stringify([{ headers: { 'Content-Type': 'application/x-ndjson' }, chunks: run }]))}`;
+    const el = await chatFixture((c) => (c.src = src));
+    const codes: string[] = [];
+    el.addEventListener('pagent-error', (e) => codes.push(e.detail.error.code));
+    el.send('Q');
+    await until(() => $(el, '[part~="error"]') !== null && !el.streaming, 'the error card');
+    expect(codes).toEqual(['network']);
+    expect($(el, '[part~="error-details"]')!.textContent).toContain('could not be loaded');
+    expect($$(el, '[part~="user"]').map((u) => u.textContent!.trim())).toEqual(['Q']);
+
+    await commands.setOffline(SRC_CLIENT, false);
+    el.send('Q2');
+    await until(() => !el.streaming && $$(el, '[part~="answer-text"]').map((a) => a.textContent).join() === 'Hi', 'the answer, once the client loaded');
+    expect(requests('runs/src-client')).toBeGreaterThanOrEqual(2);
   });
 });
