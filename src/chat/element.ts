@@ -32,7 +32,14 @@ import { FilesController, type ChatWorkspace } from './files/controller.js';
 import { AttachmentsController } from './attachments/controller.js';
 import { QuestionsController } from './questions/controller.js';
 import type { ChatAttachment } from './attachments/types.js';
-import { chatStyles } from './styles.js';
+import { hostStyles } from './host-styles.js';
+import { controlStyles } from './control-styles.js';
+import { timelineStyles } from './timeline/styles.js';
+import { messageStyles } from './messages/styles.js';
+import { toolCallStyles } from './tool-calls/styles.js';
+import { composerStyles } from './composer/styles.js';
+import { wireLogStyles } from './wire-log/styles.js';
+import { messageActionStyles } from './message-actions/styles.js';
 import { addSteerMessage, addNotice, addUserMessage, retryRun, retryStopped, showMore } from './timeline/commands.js';
 import { createTimeline, type TimelineState } from './timeline/items.js';
 import { reduceTimeline } from './timeline/reducer.js';
@@ -146,7 +153,8 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  * @cssproperty --pagent-height - Height of the element. @defaultValue 480px
  */
 export class PagentChat extends LitElement {
-  static override styles = chatStyles;
+  /** One sheet per feature, in cascade order (a later sheet wins a tie); features loaded as chunks adopt their own. */
+  static override styles = [hostStyles, timelineStyles, messageStyles, toolCallStyles, composerStyles, controlStyles, wireLogStyles, messageActionStyles];
 
   /** URL to POST `{"message": text}` to (plus `"session_id"` once the server sent `X-Session-Id`). */
   @property() src: string | undefined;
