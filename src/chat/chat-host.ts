@@ -1,7 +1,7 @@
 /**
- * What `<pagent-chat>` hands to its lazily loaded parts — the message actions, and those that keep a
+ * What `<pagent-chat>` hands to its features loaded as chunks — the message actions, and those that keep a
  * conversation alive across pages (./interrupted/ and ./tabs/): one host object with the element itself,
- * for what it offers anyone, and the operations of its own they build on, so each part is written over
+ * for what it offers anyone, and the operations of its own they build on, so each feature is written over
  * these and the element only composes them.
  */
 import type { ReactiveControllerHost, html, nothing } from 'lit';
@@ -13,7 +13,7 @@ import type { ChatStore } from './conversations/controller.js';
 import type { TimelineState } from './timeline/items.js';
 import type { ActionsHost } from './message-actions/controller.js';
 
-/** The element's public side, as the parts use it. */
+/** The element's public side, as its features use it. */
 export type ChatElement = ReactiveControllerHost &
   HTMLElement & {
     readonly store: ChatStore | undefined;
@@ -24,7 +24,7 @@ export type ChatElement = ReactiveControllerHost &
     requestApproval(call: ApprovalRequest): Promise<boolean>;
   };
 
-/** The element, as its parts see it. */
+/** The element, as its features see it. */
 export interface ChatHost extends ActionsHost {
   readonly el: ChatElement;
   readonly lit: { html: typeof html; nothing: typeof nothing };

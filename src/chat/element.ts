@@ -16,8 +16,8 @@ import { createChatEvent } from './events.js';
 import type { ToolRenderers } from './tool-calls/renderers.js';
 import { isLocaleLoaded, loadLocale, resolveLocale, stringsFor, type PagentChatStrings } from './i18n.js';
 import { renderComposer, renderSuggestions } from './composer/composer.js';
-import type { PartContext } from './timeline/row-context.js';
-import { renderItem } from './timeline/row.js';
+import type { RowContext } from './timeline/row-context.js';
+import { renderRow } from './timeline/row.js';
 import { ToolChunks } from './tool-calls/chunks.js';
 import type { MessageActions } from './message-actions/controller.js';
 import type { KeepAlive } from './keep-alive.js';
@@ -25,8 +25,8 @@ import type { ChatHost } from './chat-host.js';
 import { eventsClosingRun, RunController, type RunOutcome, type RunSource } from './runs/run-controller.js';
 import { ScrollController } from './timeline/scroll-controller.js';
 import { TimelineChunks } from './timeline/chunks.js';
-import { lazyPart } from './lazy-chunk.js';
-import { SessionController, type ChatStore } from './conversations/controller.js';
+import { lazyChunk } from './lazy-chunk.js';
+import { ConversationController, type ChatStore } from './conversations/controller.js';
 import { WireLog } from './wire-log/controller.js';
 import { FilesController, type ChatWorkspace } from './files/controller.js';
 import { AttachmentsController } from './attachments/controller.js';
@@ -68,7 +68,7 @@ export type {
 } from './events.js';
 
 /** A fresh conversation id for "New conversation" with an agent. */
-function newSessionId(): string {
+function newConversationId(): string {
   return globalThis.crypto?.randomUUID?.() ?? `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
@@ -249,7 +249,7 @@ export class PagentChat extends LitElement {
     content: () => this.timelineEl?.querySelector<HTMLElement>('.items') ?? null,
   });
   private readonly rows = new TimelineChunks();
-  private readonly sessions = new SessionController(this, {
+  private readonly conversations = new ConversationController(this, {
     onOpen: (id, messages, fromList, refresh) => {
       this.stopRunInFlight();
       this.approvals.denyAll();
@@ -258,10 +258,10 @@ export class PagentChat extends LitElement {
       const shown = (this.timeline = timelineFromMessages(messages));
       this.actions?.clear();
       // the agent continues the conversation shown (it restores it from the store on its next run)
-      if (fromList) this.switchAgentSession(id);
+      if (fromList) this.switchAgentConversation(id);
       void this.actions?.update(id);
       // the last run was in flight when the page went: resumed, or shown interrupted with Continue
-      if (this.agent) void this.loadKeepAlive(true).then((part) => part?.interrupted.opened(id, shown, messages));
+      if (this.agent) void this.loadKeepAlive(true).then((keepAlive) => keepAlive?.interrupted.opened(id, shown, messages));
     },
     onDelete: async () => {
       // the run stops and the agent saves its cut turn and moves to a new conversation before the delete,
@@ -278,14 +278,14 @@ export class PagentChat extends LitElement {
     onError: (err) => void this.reportError(err),
     // shown again as stored, and continued from there, unless a run, an open or an edit is under way here
     onRemoteChange: (id) => {
-      if (this.streaming || this.sessions.pending || this.actions?.editingKey !== undefined) return;
-      this.switchAgentSession(id);
-      void this.sessions.open(id, false, true);
+      if (this.streaming || this.conversations.pending || this.actions?.editingKey !== undefined) return;
+      this.switchAgentConversation(id);
+      void this.conversations.open(id, false, true);
     },
     // gone as if deleted here: a new conversation, said to screen readers too. During a run the view stays
     // (the run's answer is not cut), and the agent's next write reports the conversation as deleted.
     onRemoteDelete: () => {
-      if (this.streaming || this.sessions.pending) return;
+      if (this.streaming || this.conversations.pending) return;
       this.reset();
       this.announcement = this.localStrings.conversationDeletedElsewhere;
     },
@@ -360,7 +360,7 @@ export class PagentChat extends LitElement {
     if (this.keepAlive?.tabs?.refuse(text)) return;
     if (!this.dispatchEvent(createChatEvent('pagent-send', attachments.length > 0 ? { text, attachments } : { text }))) return;
     // A stored conversation still opening would replace the timeline and stop the run: wait for it.
-    const opening = this.sessions.pending;
+    const opening = this.conversations.pending;
     if (opening) void opening.then(() => this.deliver(text, attachments));
     else this.deliver(text, attachments);
   }
@@ -439,9 +439,9 @@ export class PagentChat extends LitElement {
     this.rawLog.clear();
     this.srcSource = undefined;
     this.announcement = '';
-    const id = this.agent?.useSession ? newSessionId() : undefined;
-    this.sessions.openId = id;
-    if (id !== undefined) this.switchAgentSession(id);
+    const id = this.agent?.useSession ? newConversationId() : undefined;
+    this.conversations.openId = id;
+    if (id !== undefined) this.switchAgentConversation(id);
   }
 
   /**
@@ -500,10 +500,10 @@ export class PagentChat extends LitElement {
     void this.loadActions();
     this.toolChunks.update(this.renderers);
     this.focusedBefore = this.shadowRoot?.activeElement ?? null;
-    if (changed.has('store')) this.sessions.setStore(this.store);
+    if (changed.has('store')) this.conversations.setStore(this.store);
     if (changed.has('workspace')) this.filesPanel.setWorkspace(this.workspace);
     if (changed.has('agent') || changed.has('store')) {
-      this.showAgentSession();
+      this.showAgentConversation();
       if (this.agent && this.store) void this.loadKeepAlive();
     }
     if (changed.has('src')) {
@@ -514,11 +514,11 @@ export class PagentChat extends LitElement {
 
   override render() {
     const s = this.localStrings;
-    const ctx = this.partContext(s);
+    const ctx = this.rowContext(s);
     const streaming = this.streaming;
     const { items } = this.timeline;
     return html`<div class="layout">
-      ${this.sessions.render(s, resolveLocale(this.locale)) ?? nothing}
+      ${this.conversations.render(s, resolveLocale(this.locale)) ?? nothing}
       <div class="main">
         <div
           part="timeline"
@@ -535,7 +535,7 @@ export class PagentChat extends LitElement {
                 ${renderSuggestions({ streaming, onSend: (text) => this.send(text) }, 'empty')}
               </div>`
             : nothing}
-          <div class="items">${this.rows.render(items, ctx, renderItem)}</div>
+          <div class="items">${this.rows.render(items, ctx, renderRow)}</div>
         </div>
         ${this.attachments.dragging && this.attachments.state ? html`<div part="drop-target" class="drop-target">${s.dropFiles}</div>` : nothing}
         ${!this.scroller.atBottom && items.length > 0
@@ -583,10 +583,10 @@ export class PagentChat extends LitElement {
     return this.stringsMemo([locale, this.strings, isLocaleLoaded(locale)], () => stringsFor(locale, this.strings));
   }
 
-  private readonly contextMemo = createMemo<PartContext>();
+  private readonly contextMemo = createMemo<RowContext>();
 
   /** One context object per strings/locale/source change, so `guard` re-renders only changed rows. */
-  private partContext(strings: PagentChatStrings): PartContext {
+  private rowContext(strings: PagentChatStrings): RowContext {
     const canRetry = Boolean(this.agent || this.client || this.src);
     const { allowImage, renderers } = this;
     const renderTool = renderers ? this.toolChunks.renderTool : undefined;
@@ -594,7 +594,7 @@ export class PagentChat extends LitElement {
     const loaded = Boolean(this.attachments.state);
     const actions = `${this.actions?.stamp} ${this.keepAlive?.interrupted.stamp}`;
     return this.contextMemo([strings, canRetry, allowImage, loaded, renderers, renderTool, longText, actions], () => {
-      const context: PartContext = {
+      const context: RowContext = {
         strings,
         locale: resolveLocale(this.locale),
         answerRenderer: (target, signal) =>
@@ -649,7 +649,7 @@ export class PagentChat extends LitElement {
   }
 
   /** Points the agent at another conversation once its run in flight (if any) has closed. */
-  private switchAgentSession(id: string): void {
+  private switchAgentConversation(id: string): void {
     const agent = this.agent;
     if (agent) this.agentRuns.switchSession(agent, id, (err) => void this.reportError(err));
   }
@@ -658,10 +658,10 @@ export class PagentChat extends LitElement {
    * With a store, shows the stored conversation the agent continues (when nothing else is shown yet, nor
    * by the time it has loaded: events pushed meanwhile stay).
    */
-  private showAgentSession(): void {
+  private showAgentConversation(): void {
     const id = this.agent?.sessionId;
-    if (id === undefined || !this.store || this.timeline.items.length > 0 || this.sessions.openId === id) return;
-    void this.sessions.open(id, false, false, () => this.timeline.items.length === 0);
+    if (id === undefined || !this.store || this.timeline.items.length > 0 || this.conversations.openId === id) return;
+    void this.conversations.open(id, false, false, () => this.timeline.items.length === 0);
   }
 
   private requestBody(text: string, sessionId: string | undefined, attachments: readonly ChatAttachment[]): unknown {
@@ -698,30 +698,30 @@ export class PagentChat extends LitElement {
    * The message actions chunk, loaded at the first update. A failed fetch is tried again by a later
    * update (see ./lazy-chunk.ts); messages show without their actions meanwhile.
    */
-  private readonly loadActions = lazyPart(() =>
+  private readonly loadActions = lazyChunk(() =>
     import('./message-actions/controller.js').then((m) => {
-      this.actions = new m.MessageActions(this.partsHost);
+      this.actions = new m.MessageActions(this.chatHost);
       this.actions.bump();
       void this.actions.update();
     }),
   );
 
-  // ----- the parts that keep a conversation alive across pages, a chunk loaded with an agent and a store:
+  // ----- the features that keep a conversation alive across pages, a chunk loaded with an agent and a store:
   // an answer a reload cut, one runner per conversation (see ./keep-alive.ts) -----
 
   private keepAlive: KeepAlive | undefined;
-  private readonly loadKeepAlive = lazyPart(() => import('./keep-alive.js').then((m) => (this.keepAlive ??= new m.KeepAlive(this.partsHost))));
+  private readonly loadKeepAlive = lazyChunk(() => import('./keep-alive.js').then((m) => (this.keepAlive ??= new m.KeepAlive(this.chatHost))));
 
   /** `source` run under the conversation's Web Lock, its events shown live in the other tabs. */
   private hold(source: RunSource): RunSource {
     return this.keepAlive?.tabs?.hold(source) ?? source;
   }
 
-  /** What the element's lazily loaded parts get from it (see ./chat-host.ts); made once. */
-  private get partsHost(): ChatHost {
+  /** What the element's features loaded as chunks get from it (see ./chat-host.ts); made once. */
+  private get chatHost(): ChatHost {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const el = this;
-    return (this.madeHost ??= {
+    return (this.madeChatHost ??= {
       el,
       lit: { html, nothing },
       get renderRoot() {
@@ -764,15 +764,15 @@ export class PagentChat extends LitElement {
       },
       settled: async () => void (this.agent && (await this.agentRuns.settled(this.agent))),
       reopen: async (id) => {
-        this.switchAgentSession(id);
-        await this.sessions.open(id);
+        this.switchAgentConversation(id);
+        await this.conversations.open(id);
       },
       placeMessages: () => void this.actions?.update(),
       reportError: (err) => void this.reportError(err),
     });
   }
 
-  private madeHost: ChatHost | undefined;
+  private madeChatHost: ChatHost | undefined;
 
   private reportError(err: unknown): PagentError {
     const error = err instanceof PagentError ? err : new PagentError(err instanceof Error ? err.message : String(err), { code: 'store', where: 'store', cause: err });

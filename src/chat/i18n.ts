@@ -3,7 +3,7 @@
  * element's `lang` (or the nearest ancestor's); every string can be overridden through `strings`.
  * Placeholders are written `{name}` and filled by {@link format}.
  */
-import { lazyPart } from './lazy-chunk.js';
+import { lazyChunk } from './lazy-chunk.js';
 
 /** Every user-visible string of `<pagent-chat>`. */
 export interface PagentChatStrings {
@@ -301,8 +301,8 @@ export type LocaleName = 'en' | 'zh-CN' | 'ja';
  */
 const loaded: Partial<Record<LocaleName, PagentChatStrings>> = { en };
 const loaders = {
-  ja: lazyPart(() => import('./locales/ja.js').then((m) => void (loaded.ja = m.default))),
-  'zh-CN': lazyPart(() => import('./locales/zh-CN.js').then((m) => void (loaded['zh-CN'] = m.default))),
+  ja: lazyChunk(() => import('./locales/ja.js').then((m) => void (loaded.ja = m.default))),
+  'zh-CN': lazyChunk(() => import('./locales/zh-CN.js').then((m) => void (loaded['zh-CN'] = m.default))),
 };
 
 /** True once the strings of `name` are in memory. */

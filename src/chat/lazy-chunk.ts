@@ -1,5 +1,5 @@
 /**
- * A part of the element that arrives as a chunk of its own on first use (message actions, conversation
+ * A feature of the element that arrives as a chunk of its own on first use (message actions, conversation
  * tools, attachments, the Chinese and Japanese strings). The chunk is fetched once. A failed fetch (offline, a deploy that removed the
  * chunk) is not kept: a later use fetches it again, but an automatic one (a render) not before
  * {@link RETRY_AFTER_MS} or the browser's `online` event, so an element updating every frame never sends a
@@ -14,9 +14,9 @@ if (typeof window !== 'undefined') window.addEventListener('online', () => (onli
 
 /**
  * Wraps `load` (a dynamic `import()` and what is made of it): the returned function resolves with the
- * part, or `undefined` when it could not be fetched (it never rejects).
+ * feature, or `undefined` when it could not be fetched (it never rejects).
  */
-export function lazyPart<T>(load: () => Promise<T>): (now?: boolean) => Promise<T | undefined> {
+export function lazyChunk<T>(load: () => Promise<T>): (now?: boolean) => Promise<T | undefined> {
   let loading: Promise<T | undefined> | undefined;
   let failedAt = -Infinity;
   return (now = false) => {

@@ -8,12 +8,12 @@ import type { InterruptedTurn } from '../../store/turn-pieces.js';
 import type { SessionSearchHit, SessionSearchOptions } from '../../store/session-search.js';
 import type { LocaleName, PagentChatStrings } from '../i18n.js';
 import type { ConversationTools } from './search.js';
-import { lazyPart } from '../lazy-chunk.js';
-import type { SessionSummaryView } from './list.js';
+import { lazyChunk } from '../lazy-chunk.js';
+import type { ConversationSummaryView } from './list.js';
 
 /** The parts of a session store the element uses: `createSessionStore()` fits. */
 export interface ChatStore {
-  list(): Promise<readonly SessionSummaryView[]>;
+  list(): Promise<readonly ConversationSummaryView[]>;
   /** `seqs` (a tree store): each message's record number, to find a search hit's message on the path. */
   load(id: string): Promise<{ readonly messages: readonly ChatMessage[]; readonly seqs?: readonly number[] } | undefined>;
   rename(id: string, title: string): Promise<unknown>;
@@ -32,10 +32,10 @@ export interface ChatStore {
   loadTurn?(id: string): Promise<InterruptedTurn | undefined>;
 }
 
-/** Callbacks of {@link SessionController}. */
-export interface SessionControllerOptions {
+/** Callbacks of {@link ConversationController}. */
+export interface ConversationControllerOptions {
   /**
-   * A conversation was opened: from the list (`fromList`), or by {@link SessionController.open} otherwise;
+   * A conversation was opened: from the list (`fromList`), or by {@link ConversationController.open} otherwise;
    * `refresh`: the one shown, again, after another tab changed it.
    */
   onOpen(id: string, messages: readonly ChatMessage[], fromList: boolean, refresh?: boolean): void;
@@ -61,10 +61,10 @@ export interface SessionControllerOptions {
 const hasTools = (store: ChatStore): boolean => Boolean(store.search || store.export || store.import);
 
 /** The reactive controller behind the conversation list. */
-export class SessionController implements ReactiveController {
+export class ConversationController implements ReactiveController {
   private store: ChatStore | undefined;
   private unsubscribe: (() => void) | undefined;
-  private sessions: readonly SessionSummaryView[] = [];
+  private conversations: readonly ConversationSummaryView[] = [];
   private editingId: string | undefined;
   private confirmingId: string | undefined;
   /** Where keyboard focus goes after the next render (a row's button), so it never drops to <body>. */
@@ -75,7 +75,7 @@ export class SessionController implements ReactiveController {
   private shown: readonly ChatMessage[] = [];
   private shownSeqs: readonly number[] | undefined;
   /** The list's renderer: a chunk loaded once a store is set (an element without a store never fetches it). */
-  private renderList: typeof import('./list-lazy.js').renderSessionList | undefined;
+  private renderList: typeof import('./list-lazy.js').renderConversationList | undefined;
   /** Search, export and import: a chunk loaded once a store is set. */
   private tools: ConversationTools | undefined;
   private reveal: typeof import('./lazy.js').revealMessage | undefined;
@@ -84,7 +84,7 @@ export class SessionController implements ReactiveController {
 
   constructor(
     private readonly host: ReactiveControllerHost & { readonly isConnected: boolean; readonly renderRoot: HTMLElement | DocumentFragment },
-    private readonly options: SessionControllerOptions,
+    private readonly options: ConversationControllerOptions,
   ) {
     host.addController(this);
   }
@@ -95,7 +95,7 @@ export class SessionController implements ReactiveController {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     this.store = store;
-    this.sessions = [];
+    this.conversations = [];
     if (this.host.isConnected) this.hostConnected();
   }
 
@@ -111,7 +111,7 @@ export class SessionController implements ReactiveController {
         if (!change?.remote || open === undefined) return;
         if (id === open && (change.type === 'branch' || change.type === 'append')) this.options.onRemoteChange?.(open);
         // (the list as it was before this change: it holds the conversation shown if that was stored)
-        else if ((change.type === 'clear' || (change.type === 'delete' && id === open)) && this.sessions.some((x) => x.id === open)) {
+        else if ((change.type === 'clear' || (change.type === 'delete' && id === open)) && this.conversations.some((x) => x.id === open)) {
           this.options.onRemoteDelete?.(open);
         }
       });
@@ -129,10 +129,10 @@ export class SessionController implements ReactiveController {
    * Loads the list's chunk once; the host renders again when it arrives. A failed fetch is tried again by a
    * later render (see ../lazy-chunk.ts).
    */
-  private readonly loadList = lazyPart(() =>
+  private readonly loadList = lazyChunk(() =>
     import('./list-lazy.js').then((m) => {
       m.adoptListStyles((this.host as unknown as HTMLElement).shadowRoot);
-      this.renderList = m.renderSessionList;
+      this.renderList = m.renderConversationList;
       this.host.requestUpdate();
     }),
   );
@@ -141,7 +141,7 @@ export class SessionController implements ReactiveController {
    * Loads the search / export / import chunk once; the host renders again when it arrives. A failed fetch
    * is tried again by a later render (see ../lazy-chunk.ts); the list works without the chunk meanwhile.
    */
-  readonly loadTools = lazyPart(() =>
+  readonly loadTools = lazyChunk(() =>
     import('./lazy.js').then((m) => {
       const host = this.host as unknown as ReactiveControllerHost & HTMLElement;
       m.adoptStyles(host.shadowRoot);
@@ -157,7 +157,7 @@ export class SessionController implements ReactiveController {
           await this.refresh();
           return this.open(id, true);
         },
-        title: (id) => this.sessions.find((x) => x.id === id)?.title || (this.strings?.untitled ?? ''),
+        title: (id) => this.conversations.find((x) => x.id === id)?.title || (this.strings?.untitled ?? ''),
         error: (err) => this.options.onError(err),
       });
       this.host.requestUpdate();
@@ -169,7 +169,7 @@ export class SessionController implements ReactiveController {
     const store = this.store;
     if (!store) return;
     try {
-      this.sessions = await store.list();
+      this.conversations = await store.list();
       this.host.requestUpdate();
       if (this.tools?.hits) void this.tools.search();
     } catch (err) {
@@ -252,7 +252,7 @@ export class SessionController implements ReactiveController {
     this.editingId = undefined;
     if (byKey) this.focusAfterRender(id, 'session-rename');
     else this.host.requestUpdate();
-    const current = this.sessions.find((x) => x.id === id)?.title ?? '';
+    const current = this.conversations.find((x) => x.id === id)?.title ?? '';
     if (title.trim() === '' || title === current) return;
     try {
       await this.store?.rename(id, title);
@@ -265,8 +265,8 @@ export class SessionController implements ReactiveController {
   private async remove(id: string): Promise<void> {
     this.confirmingId = undefined;
     // keyboard focus moves to the next conversation (or the previous one) once this one is gone
-    const at = this.sessions.findIndex((x) => x.id === id);
-    const neighbour = this.sessions[at + 1] ?? this.sessions[at - 1];
+    const at = this.conversations.findIndex((x) => x.id === id);
+    const neighbour = this.conversations[at + 1] ?? this.conversations[at - 1];
     try {
       if (this.openId === id) {
         this.openId = undefined;
@@ -277,7 +277,7 @@ export class SessionController implements ReactiveController {
       this.options.onError(err);
     }
     await this.refresh();
-    if (neighbour && this.sessions.some((x) => x.id === neighbour.id)) this.focusAfterRender(neighbour.id, 'session-open');
+    if (neighbour && this.conversations.some((x) => x.id === neighbour.id)) this.focusAfterRender(neighbour.id, 'session-open');
   }
 
   /** The list, or nothing without a store (and until the list's chunk has arrived). */
@@ -304,7 +304,7 @@ export class SessionController implements ReactiveController {
       },
       strings,
       locale,
-      sessions: this.sessions,
+      conversations: this.conversations,
       currentId: this.openId,
       editingId: this.editingId,
       confirmingId: this.confirmingId,

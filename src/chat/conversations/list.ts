@@ -50,7 +50,7 @@ export function formatUpdated(updatedAt: number, locale: string, now = Date.now(
 }
 
 /** A stored conversation as the store lists it (`SessionStore.list()`). */
-export interface SessionSummaryView {
+export interface ConversationSummaryView {
   readonly id: string;
   readonly title?: string | undefined;
   readonly updatedAt?: number | undefined;
@@ -58,11 +58,11 @@ export interface SessionSummaryView {
 }
 
 /** What the list shows and calls. */
-export interface SessionListView {
+export interface ConversationListView {
   readonly strings: PagentChatStrings;
   /** BCP 47 tag for the dates. */
   readonly locale: string;
-  readonly sessions: readonly SessionSummaryView[];
+  readonly conversations: readonly ConversationSummaryView[];
   readonly currentId: string | undefined;
   readonly editingId: string | undefined;
   /** The conversation whose delete is being asked about. */
@@ -76,11 +76,11 @@ export interface SessionListView {
   readonly onCancelDelete: (id: string) => void;
   readonly onDelete: (id: string) => void;
   /** Search, export and import, once their chunk is loaded. */
-  readonly tools?: SessionListTools | undefined;
+  readonly tools?: ConversationListTools | undefined;
 }
 
 /** What the conversation tools chunk adds to the list. */
-export interface SessionListTools {
+export interface ConversationListTools {
   /** The search field and import button over the list. */
   readonly header: unknown;
   /** Search results shown in place of the list, while a query is typed. */
@@ -93,7 +93,7 @@ export interface SessionListTools {
   readonly onDrag: (e: DragEvent) => void;
 }
 
-function renderTitleInput(view: SessionListView, x: SessionSummaryView): TemplateResult {
+function renderTitleInput(view: ConversationListView, x: ConversationSummaryView): TemplateResult {
   return html`<input
     part="session-title-input"
     aria-label=${view.strings.renamePrompt}
@@ -113,7 +113,7 @@ function renderTitleInput(view: SessionListView, x: SessionSummaryView): Templat
   />`;
 }
 
-function renderConfirm(view: SessionListView, x: SessionSummaryView, title: string): TemplateResult {
+function renderConfirm(view: ConversationListView, x: ConversationSummaryView, title: string): TemplateResult {
   const s = view.strings;
   return html`<div
     part="session-confirm"
@@ -135,7 +135,7 @@ function renderConfirm(view: SessionListView, x: SessionSummaryView, title: stri
   </div>`;
 }
 
-function renderRow(view: SessionListView, x: SessionSummaryView): unknown {
+function renderRow(view: ConversationListView, x: ConversationSummaryView): unknown {
   const s = view.strings;
   // a title made from the first message names its files ("[file report.pdf]"): shown like any file name
   const title = displayName(x.title || s.untitled);
@@ -175,7 +175,7 @@ function renderRow(view: SessionListView, x: SessionSummaryView): unknown {
  * `title`) over the date it was last written, with small rename / delete icon buttons named after the
  * conversation. Delete asks first, in the row; rename saves on Enter or when the field loses focus.
  */
-export function renderSessionList(view: SessionListView): TemplateResult {
+export function renderConversationList(view: ConversationListView): TemplateResult {
   const s = view.strings;
   const tools = view.tools;
   const drag = tools ? (e: DragEvent) => tools.onDrag(e) : undefined;
@@ -191,11 +191,11 @@ export function renderSessionList(view: SessionListView): TemplateResult {
     ${tools?.header ?? nothing}
     ${tools?.results !== undefined
       ? tools.results
-      : view.sessions.length === 0
+      : view.conversations.length === 0
       ? html`<p class="sessions-empty">${s.conversationsEmpty}</p>`
       : html`<ul>
           ${repeat(
-            view.sessions,
+            view.conversations,
             (x) => x.id,
             (x) => html`<li
               part="session"

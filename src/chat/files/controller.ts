@@ -4,7 +4,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { PagentChatStrings } from '../i18n.js';
-import { lazyPart } from '../lazy-chunk.js';
+import { lazyChunk } from '../lazy-chunk.js';
 import type { FileView } from './panel.js';
 
 /** The parts of a workspace the panel uses: `createWorkspace()` fits. */
@@ -23,7 +23,7 @@ export class FilesController implements ReactiveController {
   private reading = 0;
   /** The panel's renderer: a chunk loaded once a workspace is set. */
   private renderPanel: typeof import('./lazy.js').renderFilesPanel | undefined;
-  private readonly loadPanel = lazyPart(() =>
+  private readonly loadPanel = lazyChunk(() =>
     import('./lazy.js').then((m) => {
       m.adoptFilesStyles((this.host as unknown as HTMLElement).shadowRoot);
       this.renderPanel = m.renderFilesPanel;

@@ -24,7 +24,7 @@ export class InterruptedTurns {
 
   constructor(private readonly host: ChatHost) {}
 
-  /** Changes when what the run end renders may change (the element makes a new part context then). */
+  /** Changes when what the run end renders may change (the element makes a new row context then). */
   get stamp(): string {
     return `${this.shown?.endKey} ${this.canContinue}`;
   }

@@ -10,7 +10,7 @@ import type { ChatAttachment } from '../attachments/types.js';
 import type { ChatAgent } from '../runs/agent-runs.js';
 import type { PagentChatStrings } from '../i18n.js';
 import type { AnswerItem, TimelineItem, UserItem } from '../timeline/items.js';
-import type { PartContext } from '../timeline/row-context.js';
+import type { RowContext } from '../timeline/row-context.js';
 import { renderEditor, renderMessageActions, type Lit, type MessageActionTarget } from './view.js';
 
 /** What the actions need from the element. */
@@ -99,7 +99,7 @@ export class MessageActions {
   path: ChatMessage[] = [];
   editingKey: string | undefined;
   copyState: { key: string; ok: boolean } | undefined;
-  /** Bumped at every change, so the element makes a new part context (and rows re-render). */
+  /** Bumped at every change, so the element makes a new row context (and rows re-render). */
   version = 0;
   private copyTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -137,7 +137,7 @@ export class MessageActions {
     return undefined;
   }
 
-  /** What the rows' actions depend on besides the rows: the element makes a new part context when it changes. */
+  /** What the rows' actions depend on besides the rows: the element makes a new row context when it changes. */
   get stamp(): string {
     return `${this.version} ${this.canBranch} ${this.retryKey}`;
   }
@@ -320,7 +320,7 @@ export class MessageActions {
    * The action row (or, for the message being edited, the editor) of one finished message. `branching`:
    * the element can edit, regenerate and switch (an agent with a store, no run going).
    */
-  render(item: UserItem | AnswerItem, ctx: PartContext, branching: boolean): TemplateResult | undefined {
+  render(item: UserItem | AnswerItem, ctx: RowContext, branching: boolean): TemplateResult | undefined {
     const lit = this.host.lit;
     const on = this.handlers;
     if (item.kind === 'answer' && item.streaming) return undefined;

@@ -5,7 +5,7 @@
  * to move between the versions of a message. Every control is a real button with an accessible name.
  */
 import type { TemplateResult, html as litHtml, nothing as litNothing } from 'lit';
-import type { PartContext } from '../timeline/row-context.js';
+import type { RowContext } from '../timeline/row-context.js';
 
 /** Lit's template functions, handed over by the element (this chunk imports nothing of its bundle). */
 export interface Lit {
@@ -38,7 +38,7 @@ export interface MessageActionHandlers {
   retry(): void;
 }
 
-function versions(lit: Lit, key: string, target: MessageActionTarget, ctx: PartContext, on: MessageActionHandlers): unknown {
+function versions(lit: Lit, key: string, target: MessageActionTarget, ctx: RowContext, on: MessageActionHandlers): unknown {
   const { html, nothing } = lit;
   const v = target.versions;
   if (!v || v.seqs.length < 2) return nothing;
@@ -62,7 +62,7 @@ export function renderMessageActions(
   lit: Lit,
   key: string,
   target: MessageActionTarget,
-  ctx: PartContext,
+  ctx: RowContext,
   on: MessageActionHandlers,
   copied: { ok: boolean } | undefined,
 ): TemplateResult {
@@ -90,7 +90,7 @@ export function renderEditor(
   { html }: Lit,
   key: string,
   text: string,
-  ctx: PartContext,
+  ctx: RowContext,
   on: { send(text: string): void; cancel(): void },
 ): TemplateResult {
   const s = ctx.strings;

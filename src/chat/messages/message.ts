@@ -3,12 +3,12 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { errorSentence } from '../error-kind.js';
 import { format } from '../i18n.js';
 import type { AnswerItem, ErrorItem, RunEndItem, TurnItem, UserItem, UsageSummary } from '../timeline/items.js';
-import type { PartContext } from '../timeline/row-context.js';
+import type { RowContext } from '../timeline/row-context.js';
 import { drawLimit, renderShowMore } from './show-more.js';
 import { streamText } from './stream-text.js';
 
 /** A message the user sent. */
-export function renderUser(item: UserItem, ctx: PartContext): TemplateResult {
+export function renderUser(item: UserItem, ctx: RowContext): TemplateResult {
   const editing = ctx.editingKey === item.key;
   return html`<article part="message user" class="message user" aria-label=${ctx.strings.you}>
     ${editing || (item.text === '' && item.attachments) ? nothing : html`<div class="bubble" part="message-text">${item.text}</div>`}
@@ -17,7 +17,7 @@ export function renderUser(item: UserItem, ctx: PartContext): TemplateResult {
 }
 
 /** An answer block, streamed incrementally; a stopped answer carries a visible mark. */
-export function renderAnswer(item: AnswerItem, ctx: PartContext): TemplateResult {
+export function renderAnswer(item: AnswerItem, ctx: RowContext): TemplateResult {
   return html`<article
     part="message answer"
     class="message answer"
@@ -31,13 +31,13 @@ export function renderAnswer(item: AnswerItem, ctx: PartContext): TemplateResult
 }
 
 /** The boundary before turn `n` (shown 1-based). */
-export function renderTurn(item: TurnItem, ctx: PartContext): TemplateResult {
+export function renderTurn(item: TurnItem, ctx: RowContext): TemplateResult {
   return html`<div part="turn" class="turn" role="separator" aria-label=${format(ctx.strings.turn, { n: item.turn + 1 })}>
     <span>${format(ctx.strings.turn, { n: item.turn + 1 })}</span>
   </div>`;
 }
 
-function usageText(usage: UsageSummary, ctx: PartContext): string {
+function usageText(usage: UsageSummary, ctx: RowContext): string {
   const n = (v: number | undefined): string => (v === undefined ? '–' : v.toLocaleString(ctx.locale));
   return format(ctx.strings.usage, { input: n(usage.input), output: n(usage.output), total: n(usage.total) });
 }
@@ -46,7 +46,7 @@ function usageText(usage: UsageSummary, ctx: PartContext): string {
  * The end of a run: token usage when the provider sent it, the stopped mark when no answer carries it, and
  * for a run a reload cut, what the interrupted turn's part renders (its mark and Continue).
  */
-export function renderRunEnd(item: RunEndItem, ctx: PartContext): TemplateResult | typeof nothing {
+export function renderRunEnd(item: RunEndItem, ctx: RowContext): TemplateResult | typeof nothing {
   const interrupted = item.stopReason === 'interrupted' ? ctx.interrupted?.(item) : undefined;
   if (!item.usage && !item.stoppedWithoutAnswer && !interrupted) return nothing;
   return html`${item.stoppedWithoutAnswer ? html`<p class="stopped" part="stopped">${ctx.strings.stopped}</p>` : nothing}
@@ -60,7 +60,7 @@ export function renderRunEnd(item: RunEndItem, ctx: PartContext): TemplateResult
  * retried. Every untrusted piece sits in its own `<bdi>`, so right-to-left or override characters in it
  * cannot reorder the rest of the line.
  */
-export function renderError(item: ErrorItem, ctx: PartContext): TemplateResult {
+export function renderError(item: ErrorItem, ctx: RowContext): TemplateResult {
   const s = ctx.strings;
   const retry = ctx.onRetry;
   const facts = [

@@ -7,7 +7,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { AnswerItem, ReasoningItem } from '../timeline/items.js';
-import type { PartContext } from '../timeline/row-context.js';
+import type { RowContext } from '../timeline/row-context.js';
 
 /** Characters of a text drawn before the first "Show more" (2 MiB), and after each one. */
 export const DRAW_CHARS = 2 * 1024 * 1024;
@@ -16,7 +16,7 @@ export const DRAW_CHARS = 2 * 1024 * 1024;
 export const drawLimit = (item: AnswerItem | ReasoningItem): number => DRAW_CHARS * (1 + (item.more ?? 0));
 
 /** The "Show more" button under a text longer than what is drawn. */
-export function renderShowMore(item: AnswerItem | ReasoningItem, ctx: PartContext): TemplateResult | typeof nothing {
+export function renderShowMore(item: AnswerItem | ReasoningItem, ctx: RowContext): TemplateResult | typeof nothing {
   const more = ctx.onShowMore;
   if (item.text.length <= drawLimit(item) || !more) return nothing;
   return html`<button part="show-more" class="secondary" type="button" @click=${() => more(item.key)}>${ctx.strings.showMore}</button>`;

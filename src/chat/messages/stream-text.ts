@@ -10,7 +10,7 @@ import { nothing } from 'lit';
 import { AsyncDirective } from 'lit/async-directive.js';
 import { PartType, directive, type ElementPart, type PartInfo } from 'lit/directive.js';
 import type { AnswerRenderer } from './answer.js';
-import { lazyPart } from '../lazy-chunk.js';
+import { lazyChunk } from '../lazy-chunk.js';
 import type { SliceScheduler } from '../slices/scheduler.js';
 import type { TextFeed } from '../slices/text-feed.js';
 import { taskBudget } from '../task-budget.js';
@@ -29,7 +29,7 @@ export interface StreamTextOptions {
 
 type Args = [TextBlock, boolean, RendererFactory, StreamTextOptions?];
 
-const loadFeed = lazyPart(() => import('../slices/text-feed.js'));
+const loadFeed = lazyChunk(() => import('../slices/text-feed.js'));
 
 class StreamTextDirective extends AsyncDirective {
   private chunks: string[] | undefined;

@@ -3,7 +3,7 @@
  * `agent.events(input, options)`, ordered with its other runs and conversation switches (./agent-runs.ts),
  * with the element's run options (its approvals, questions, state and steering).
  */
-import { messageParts } from '../attachments/parts.js';
+import { messageParts } from '../attachments/content-parts.js';
 import type { AgentRuns, ChatAgent, ChatAgentRunOptions } from './agent-runs.js';
 import type { RunSource } from './run-controller.js';
 import type { ChatRunSource } from './run-source.js';

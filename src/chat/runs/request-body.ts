@@ -1,5 +1,5 @@
 /** The request body `<pagent-chat>` sends to a `src` URL or a `client`. */
-import { messageParts } from '../attachments/parts.js';
+import { messageParts } from '../attachments/content-parts.js';
 import type { ChatAttachment } from '../attachments/types.js';
 
 /** Builds the POST body for `src` from the user's text, the server's session id and the message's files. */

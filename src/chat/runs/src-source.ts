@@ -7,17 +7,17 @@
  */
 import { PagentError, type WireDecodeError } from '../../errors.js';
 import type { UnknownEvent, WireEvent } from '../../wire/events.js';
-import { lazyPart } from '../lazy-chunk.js';
+import { lazyChunk } from '../lazy-chunk.js';
 import type { ChatAttachment } from '../attachments/types.js';
 import type { ChatClient } from './client-source.js';
 import type { ChatBody } from './request-body.js';
 import type { ChatRunSource, RunRequest } from './run-source.js';
 import type { RunSource } from './run-controller.js';
 
-const loadSrcClient = lazyPart(() => import('./src-client.js'));
+const loadSrcClient = lazyChunk(() => import('./src-client.js'));
 
 /** What tells a server's author about lines its stream got wrong (./decode-faults.ts), on the first one. */
-const loadDecodeFaults = lazyPart(() => import('./decode-faults.js'));
+const loadDecodeFaults = lazyChunk(() => import('./decode-faults.js'));
 
 /** Fetches the `src` client's chunk ahead of the first message (once `src` is set). */
 export function preloadSrcClient(): void {

@@ -10,7 +10,7 @@ import { html, type TemplateResult } from 'lit';
 import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { TimelineItem } from './items.js';
-import type { PartContext } from './row-context.js';
+import type { RowContext } from './row-context.js';
 
 /** Rows per chunk. */
 export const CHUNK_ROWS = 64;
@@ -35,8 +35,8 @@ export class TimelineChunks {
 
   render(
     items: readonly TimelineItem[],
-    ctx: PartContext,
-    renderItem: (item: TimelineItem, ctx: PartContext) => unknown,
+    ctx: RowContext,
+    renderRow: (item: TimelineItem, ctx: RowContext) => unknown,
   ): TemplateResult {
     const count = Math.ceil(items.length / CHUNK_ROWS);
     if (items !== this.source || count < this.sealed) {
@@ -63,7 +63,7 @@ export class TimelineChunks {
     const renderChunk = (chunk: Chunk, index: number): TemplateResult =>
       html`<div class="chunk" ?data-settled=${index < last}>
         ${guard([chunk.version, ctx], () =>
-          repeat(chunk.rows, (item) => item.key, (item) => guard([item, ctx], () => renderItem(item, ctx))),
+          repeat(chunk.rows, (item) => item.key, (item) => guard([item, ctx], () => renderRow(item, ctx))),
         )}
       </div>`;
     const groups: Chunk[][] = [];

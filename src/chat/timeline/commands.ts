@@ -1,5 +1,5 @@
 /**
- * The timeline's commands: what the element and its parts change besides events — a message sent, a
+ * The timeline's commands: what the element and its features change besides events — a message sent, a
  * steer, a notice, a retry, an approval, a question, "Show more". Each returns the next state (the same
  * object when nothing changes) and counts its work as the reducer does.
  */

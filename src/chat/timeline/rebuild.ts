@@ -4,7 +4,7 @@
  */
 import type { ChatMessage } from '../../agent/messages.js';
 import type { StopReason, WireEvent } from '../../wire/events.js';
-import { splitParts } from '../attachments/parts.js';
+import { splitParts } from '../attachments/content-parts.js';
 import { addUserMessage } from './commands.js';
 import { createTimeline, type TimelineState } from './items.js';
 import { reduceTimeline } from './reducer.js';

@@ -7,8 +7,8 @@ import type { RendererFailure } from '../tool-calls/renderer-failure.js';
 import type { ToolTextPart } from '../tool-calls/text.js';
 import type { AnswerItem, QuestionItem, RunEndItem, ToolItem, UserItem } from './items.js';
 
-/** Shared by every timeline part renderer. */
-export interface PartContext {
+/** What every row renderer of the timeline is given (one object per strings, locale or source change). */
+export interface RowContext {
   readonly strings: PagentChatStrings;
   /** BCP 47 tag used for number formatting. */
   readonly locale: string;
@@ -21,12 +21,12 @@ export interface PartContext {
   /** The page's tool renderers, if any. */
   readonly toolRenderers?: ToolRenderers | undefined;
   /** Draws a tool row through `toolRenderers` (from their chunk, once it is loaded; the default card until then). */
-  readonly renderTool?: ((item: ToolItem, ctx: PartContext) => unknown) | undefined;
+  readonly renderTool?: ((item: ToolItem, ctx: RowContext) => unknown) | undefined;
   /**
    * "Show more" and Copy under a card's text longer than one slice (from their chunk, once it is loaded;
    * `undefined` until then, and asking for it fetches the chunk).
    */
-  readonly renderLongText?: (text: string, part: ToolTextPart, ctx: PartContext, json?: boolean) => unknown;
+  readonly renderLongText?: (text: string, part: ToolTextPart, ctx: RowContext, json?: boolean) => unknown;
   /** Told when a tool renderer failed (the default card shows instead), with what it threw, if anything. */
   readonly onRenderError?: (failure: RendererFailure, cause: unknown) => void;
   /** Re-runs the failed run of an error card, in place; absent when the element has no source to run against. */
@@ -36,7 +36,7 @@ export interface PartContext {
   /** The key of the user message being edited (its bubble gives way to the editor). */
   readonly editingKey?: string | undefined;
   /** A question of the agent, with its form while it is asked (the question chunk renders it). */
-  readonly renderQuestion?: (item: QuestionItem, ctx: PartContext) => unknown;
+  readonly renderQuestion?: (item: QuestionItem, ctx: RowContext) => unknown;
   /** Draws more of the answer or reasoning `key`, too long to draw at once. */
   readonly onShowMore?: (key: string) => void;
   /** The attachments of a sent message (thumbnails and file chips). */

@@ -1,12 +1,12 @@
 /** Picks the renderer for one timeline row. */
 import type { TimelineItem } from './items.js';
-import type { PartContext } from './row-context.js';
+import type { RowContext } from './row-context.js';
 import { renderAnswer, renderError, renderRunEnd, renderTurn, renderUser } from '../messages/message.js';
 import { renderReasoning } from '../messages/reasoning.js';
 import { renderToolCard } from '../tool-calls/card.js';
 
 /** Renders one row by its kind. */
-export function renderItem(item: TimelineItem, ctx: PartContext): unknown {
+export function renderRow(item: TimelineItem, ctx: RowContext): unknown {
   switch (item.kind) {
     case 'user':
       return renderUser(item, ctx);

@@ -2,7 +2,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { format, type PagentChatStrings } from '../i18n.js';
 import type { ToolItem, ToolStatus } from '../timeline/items.js';
-import type { PartContext } from '../timeline/row-context.js';
+import type { RowContext } from '../timeline/row-context.js';
 import type { ToolTextPart } from './text.js';
 
 const STATUS_STRING: Record<ToolStatus, keyof PagentChatStrings> = {
@@ -15,7 +15,7 @@ const STATUS_STRING: Record<ToolStatus, keyof PagentChatStrings> = {
 };
 
 /** A duration for display: milliseconds under a second, else seconds with one decimal. */
-export function formatDuration(ms: number, ctx: PartContext): string {
+export function formatDuration(ms: number, ctx: RowContext): string {
   if (ms < 1000) return format(ctx.strings.durationMs, { ms: Math.round(ms).toLocaleString(ctx.locale) });
   return format(ctx.strings.durationS, {
     s: (ms / 1000).toLocaleString(ctx.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
@@ -23,7 +23,7 @@ export function formatDuration(ms: number, ctx: PartContext): string {
 }
 
 /** Approve and deny buttons while a call awaits approval (also under a page's own rendering of it). */
-export function renderApproval(item: ToolItem, ctx: PartContext): TemplateResult | typeof nothing {
+export function renderApproval(item: ToolItem, ctx: RowContext): TemplateResult | typeof nothing {
   return item.status === 'awaiting-approval'
     ? html`<div class="tool-approval" part="tool-approval">
         <button part="approve-button" type="button" @click=${() => ctx.onApproval(item.callId, true)}>${ctx.strings.approve}</button>
@@ -50,7 +50,7 @@ export function sliceEnd(text: string, at: number): number {
  * at once blocked the page for seconds: past {@link TOOL_TEXT_STEP} characters only the first slice is
  * drawn, with "Show more" and Copy under it once their chunk is here (./tool-text.ts).
  */
-function renderText(text: string, part: ToolTextPart, ctx: PartContext, json?: boolean): unknown {
+function renderText(text: string, part: ToolTextPart, ctx: RowContext, json?: boolean): unknown {
   const long = text.length > TOOL_TEXT_STEP;
   return (
     (long && ctx.renderLongText?.(text, part, ctx, json)) ||
@@ -59,7 +59,7 @@ function renderText(text: string, part: ToolTextPart, ctx: PartContext, json?: b
 }
 
 /** A tool card. Every field is model- or tool-provided text and is bound as text; long texts are cut (see `renderText`). */
-export function renderToolCard(item: ToolItem, ctx: PartContext): TemplateResult {
+export function renderToolCard(item: ToolItem, ctx: RowContext): TemplateResult {
   const s = ctx.strings;
   const status = s[STATUS_STRING[item.status]];
   return html`<section

@@ -8,8 +8,8 @@
 import { html, nothing, render } from 'lit';
 import { AsyncDirective, directive } from 'lit/async-directive.js';
 import { format } from '../i18n.js';
-import { lazyPart } from '../lazy-chunk.js';
-import type { PartContext } from '../timeline/row-context.js';
+import { lazyChunk } from '../lazy-chunk.js';
+import type { RowContext } from '../timeline/row-context.js';
 import { renderApproval, renderToolCard, sliceEnd, TOOL_TEXT_STEP } from './card.js';
 import type { LongText } from './text.js';
 
@@ -21,7 +21,7 @@ export interface ToolChunksHost {
 
 export class ToolChunks {
   /** Draws a row through the page's renderers, once that chunk is here. */
-  renderTool: PartContext['renderTool'];
+  renderTool: RowContext['renderTool'];
   /** Draws a card's long text with its controls, once that chunk is here. */
   longText: LongText | undefined;
   /** A card met a long text: its row is not drawn again until the chunk is here, so updates fetch it. */
@@ -36,21 +36,21 @@ export class ToolChunks {
   }
 
   /** A card's text longer than one slice with its controls, or `undefined` (and a fetch) while their chunk is not here. */
-  readonly renderLongText: NonNullable<PartContext['renderLongText']> = (text, part, ctx, json) => {
+  readonly renderLongText: NonNullable<RowContext['renderLongText']> = (text, part, ctx, json) => {
     if (this.longText) return this.longText(text, part, ctx, json);
     this.longTextWanted = true;
     void this.loadLongText();
     return undefined;
   };
 
-  private readonly loadRenderers = lazyPart(() =>
+  private readonly loadRenderers = lazyChunk(() =>
     import('./renderers.js').then((m) => {
       this.renderTool = m.createToolRendering({ html, render, AsyncDirective, directive, renderToolCard, renderApproval });
       this.host.requestUpdate();
     }),
   );
 
-  private readonly loadLongText = lazyPart(() =>
+  private readonly loadLongText = lazyChunk(() =>
     import('./text.js').then((m) => {
       m.adoptStyles(this.host.renderRoot);
       this.longText = m.createToolText({ html, nothing, AsyncDirective, directive, format, sliceEnd, step: TOOL_TEXT_STEP });

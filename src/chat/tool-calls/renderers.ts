@@ -17,7 +17,7 @@ import type { renderApproval, renderToolCard } from './card.js';
 import { litKeyIn, outputProblem } from './lit-impostors.js';
 import { describeThrown, rendererFailure } from './renderer-failure.js';
 import type { ToolItem, ToolStatus } from '../timeline/items.js';
-import type { PartContext } from '../timeline/row-context.js';
+import type { RowContext } from '../timeline/row-context.js';
 
 /**
  * What a tool renderer is given: one call's state. Every field is model- or tool-provided: untrusted.
@@ -93,7 +93,7 @@ export interface ToolRenderingParts {
  * row renders again). While the call awaits approval the default approve and deny buttons follow the
  * custom rendering (the renderer may also call `approve`/`deny`).
  */
-export function createToolRendering(parts: ToolRenderingParts): (item: ToolItem, ctx: PartContext) => DirectiveResult {
+export function createToolRendering(parts: ToolRenderingParts): (item: ToolItem, ctx: RowContext) => DirectiveResult {
   const { html, render, renderToolCard, renderApproval } = parts;
 
   class ToolRenderingDirective extends parts.AsyncDirective {
@@ -103,11 +103,11 @@ export function createToolRendering(parts: ToolRenderingParts): (item: ToolItem,
     /** The last update showed the default card after a failure (reported once until a rendering succeeds). */
     private failed = false;
 
-    render(item: ToolItem, ctx: PartContext): TemplateResult {
+    render(item: ToolItem, ctx: RowContext): TemplateResult {
       return renderToolCard(item, ctx);
     }
 
-    override update(part: ChildPart, [item, ctx]: [ToolItem, PartContext]): TemplateResult {
+    override update(part: ChildPart, [item, ctx]: [ToolItem, RowContext]): TemplateResult {
       let drawn: HTMLElement | Failure | undefined;
       try {
         drawn = this.draw(item, ctx, part.options?.host as HTMLElement | undefined);
@@ -130,7 +130,7 @@ export function createToolRendering(parts: ToolRenderingParts): (item: ToolItem,
     }
 
     /** Runs the renderer and draws its output: the container, `undefined` for the default card, or why it failed. */
-    private draw(item: ToolItem, ctx: PartContext, host: HTMLElement | undefined): HTMLElement | Failure | undefined {
+    private draw(item: ToolItem, ctx: RowContext, host: HTMLElement | undefined): HTMLElement | Failure | undefined {
       const renderers = ctx.toolRenderers;
       const renderer = renderers && (Object.hasOwn(renderers, item.name) ? renderers[item.name] : renderers['*']);
       if (typeof renderer !== 'function') return undefined;

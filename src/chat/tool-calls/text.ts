@@ -8,7 +8,7 @@ import type { TemplateResult, html, nothing } from 'lit';
 import type { AsyncDirective, DirectiveResult, directive } from 'lit/async-directive.js';
 import type { format, LocaleName, PagentChatStrings } from '../i18n.js';
 import type { sliceEnd } from './card.js';
-import type { PartContext } from '../timeline/row-context.js';
+import type { RowContext } from '../timeline/row-context.js';
 import { createStyleAdopter } from '../adopt-styles.js';
 
 /** How long a Copy button says "Copied". */
@@ -47,7 +47,7 @@ export interface ToolTextParts {
 }
 
 /** Draws a long text of a card: its `<pre>` with what is drawn so far, then the controls. */
-export type LongText = (text: string, part: ToolTextPart, ctx: PartContext, json?: boolean) => DirectiveResult;
+export type LongText = (text: string, part: ToolTextPart, ctx: RowContext, json?: boolean) => DirectiveResult;
 
 /**
  * Makes the directive for a card's long text. It keeps what it has drawn while the card renders again with
