@@ -7,7 +7,7 @@ import type { ChatMessage } from '../../agent/messages.js';
 import type { InterruptedTurn } from '../../store/turn-pieces.js';
 import type { SessionSearchHit, SessionSearchOptions } from '../../store/session-search.js';
 import type { LocaleName, PagentChatStrings } from '../i18n.js';
-import type { ConversationTools } from './search.js';
+import type { ListTools } from './list-tools.js';
 import { lazyChunk } from '../lazy-chunk.js';
 import type { ConversationSummaryView } from './list.js';
 
@@ -77,7 +77,7 @@ export class ConversationController implements ReactiveController {
   /** The list's renderer: a chunk loaded once a store is set (an element without a store never fetches it). */
   private renderList: typeof import('./list-lazy.js').renderConversationList | undefined;
   /** Search, export and import: a chunk loaded once a store is set. */
-  private tools: ConversationTools | undefined;
+  private tools: ListTools | undefined;
   private reveal: typeof import('./lazy.js').revealMessage | undefined;
   private strings: PagentChatStrings | undefined;
   private locale: LocaleName = 'en';
@@ -146,7 +146,7 @@ export class ConversationController implements ReactiveController {
       const host = this.host as unknown as ReactiveControllerHost & HTMLElement;
       m.adoptStyles(host.shadowRoot);
       this.reveal = m.revealMessage;
-      this.tools = new m.ConversationTools({
+      this.tools = new m.ListTools({
         host,
         store: () => this.store,
         strings: () => this.strings!,
@@ -171,7 +171,7 @@ export class ConversationController implements ReactiveController {
     try {
       this.conversations = await store.list();
       this.host.requestUpdate();
-      if (this.tools?.hits) void this.tools.search();
+      if (this.tools?.hits) void this.tools.searchAgain();
     } catch (err) {
       this.options.onError(err);
     }
