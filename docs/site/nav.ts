@@ -27,6 +27,7 @@ export const NAV: NavSection[] = [
       page('docs/guides/agent.md', 'Agent: a BYO-key agent in the browser'),
       page('docs/guides/remote-agent.md', 'RemoteAgent: AI SDK and AG-UI back ends'),
       page('docs/guides/sessions.md', 'Sessions and the store'),
+      page('docs/guides/never-lose.md', 'Reloads, drops and tabs'),
       page('docs/guides/server.md', 'Integrate: the server contract'),
       page('docs/guides/errors.md', 'Errors'),
       page('docs/guides/examples.md', 'Live examples'),
