@@ -20,29 +20,24 @@ export class WireLog implements ReactiveController {
   private lines: WireLogLine[] = [];
   private count = 0;
   private open = false;
-  private list: Element | undefined;
   /** The list shows its end: new lines scroll it down. */
   private following = true;
   /** Lines came (or the drawer opened) since the list was last scrolled to its end. */
   private grown = false;
 
-  constructor(private readonly host: ReactiveControllerHost & { readonly wireLog: boolean }) {
+  constructor(private readonly host: ReactiveControllerHost & { readonly wireLog: boolean; readonly renderRoot: ParentNode }) {
     host.addController(this);
   }
 
-  private readonly handleList = (list: Element | undefined): void => {
-    this.list = list;
-  };
-
-  private readonly handleScroll = (): void => {
-    const list = this.list;
-    if (list) this.following = list.scrollHeight - list.scrollTop - list.clientHeight <= 1;
+  private readonly handleScroll = (list: Element): void => {
+    this.following = list.scrollHeight - list.scrollTop - list.clientHeight <= 1;
   };
 
   hostUpdated(): void {
-    if (!this.grown || !this.list) return;
+    if (!this.grown) return;
     this.grown = false;
-    if (this.following) this.list.scrollTop = this.list.scrollHeight;
+    const list = this.following && this.host.renderRoot.querySelector('.wire-lines');
+    if (list) list.scrollTop = list.scrollHeight;
   }
 
   /** An event that came without a line of its own: shown as its pagent line, written only when shown. */
@@ -95,7 +90,6 @@ export class WireLog implements ReactiveController {
         this.open = open;
         this.host.requestUpdate();
       },
-      onList: this.handleList,
       onScroll: this.handleScroll,
     });
   }

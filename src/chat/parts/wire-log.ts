@@ -1,6 +1,5 @@
 /** Renderer for the raw wire log drawer: each line as received, decode errors marked. */
 import { html, nothing, type TemplateResult } from 'lit';
-import { ref } from 'lit/directives/ref.js';
 import { repeat } from 'lit/directives/repeat.js';
 import type { PagentChatStrings } from '../i18n.js';
 
@@ -17,10 +16,8 @@ export interface WireLogView {
   readonly lines: readonly WireLogLine[];
   readonly open: boolean;
   readonly onToggle: (open: boolean) => void;
-  /** The list of lines, once drawn (undefined once gone). */
-  readonly onList: (list: Element | undefined) => void;
-  /** The reader scrolled the list. */
-  readonly onScroll: () => void;
+  /** The reader scrolled the list of lines. */
+  readonly onScroll: (list: Element) => void;
 }
 
 /** The wire log `<details>`; every line is bound as text. */
@@ -36,7 +33,7 @@ export function renderWireLog(view: WireLogView): TemplateResult {
     ${view.open
       ? view.lines.length === 0
         ? html`<p class="wire-empty">${s.wireLogEmpty}</p>`
-        : html`<ol class="wire-lines" tabindex="0" aria-label=${s.wireLog} ${ref(view.onList)} @scroll=${view.onScroll}>
+        : html`<ol class="wire-lines" tabindex="0" aria-label=${s.wireLog} @scroll=${(e: Event) => view.onScroll(e.currentTarget as Element)}>
             ${repeat(
               view.lines,
               (l) => l.n,

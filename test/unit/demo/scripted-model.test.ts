@@ -46,7 +46,8 @@ describe('the demo scripted model', () => {
   });
 
   it('has the weather tool know a city by its name in each language', async () => {
-    const weather = demoTools.find((t) => t.name === 'get_weather')!;
+    type Execute = (args: { city: string }, ctx: { signal: AbortSignal; tool_call_id: string }) => unknown;
+    const weather = demoTools.find((t) => t.name === 'get_weather') as unknown as { execute: Execute };
     const temps = [];
     for (const city of ['Tokyo', '東京', '东京', 'Paris', 'パリ', '巴黎', 'Beijing', '北京']) {
       temps.push((JSON.parse(String(await weather.execute({ city }, { signal: new AbortController().signal, tool_call_id: 'c' }))) as { temp: number }).temp);
