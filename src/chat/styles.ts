@@ -74,6 +74,15 @@ export const chatStyles = css`
   *::after {
     box-sizing: border-box;
   }
+  /* One box for everything, so the timeline scrolls inside the element also when the page sets its
+     display (custom elements are often given display: block): it fills the host as a flex item or by height. */
+  .frame {
+    display: flex;
+    flex-direction: column;
+    flex: 1;
+    min-height: 0;
+    height: 100%;
+  }
   .layout {
     display: flex;
     flex: 1;
@@ -400,12 +409,14 @@ export const chatStyles = css`
   }
   .empty {
     margin: auto;
-    max-width: 32em;
+    max-width: 48em;
     text-align: center;
     color: var(--_muted);
   }
+  /* the invitation keeps a short line; the suggestions under it get the width for one row */
   .empty-text {
-    margin: 0 0 10px;
+    max-width: 32em;
+    margin: 0 auto 10px;
     font-size: 1.05em;
   }
   .empty-suggestions {
