@@ -65,11 +65,16 @@ const CITIES: Array<{ en: string; zh: string; ja: string }> = [
   { en: 'Tokyo', zh: '东京', ja: '東京' },
   { en: 'Paris', zh: '巴黎', ja: 'パリ' },
   { en: 'Berlin', zh: '柏林', ja: 'ベルリン' },
+  { en: 'Beijing', zh: '北京', ja: '北京' },
 ];
 
-function cityIn(text: string): string | undefined {
-  for (const c of CITIES) if (text.includes(c.zh) || text.includes(c.ja) || new RegExp(`\\b${c.en}\\b`, 'i').test(text)) return c.en;
-  return /in\s+([A-Z][\p{L}-]+)/u.exec(text)?.[1];
+/**
+ * The city a question asks about, named as a model would in the question's language (the weather card shows
+ * it): a known city by its name in `lang`, else the name written before 天气 / の天気, or after "in".
+ */
+function cityIn(text: string, lang: Lang): string | undefined {
+  for (const c of CITIES) if (text.includes(c.zh) || text.includes(c.ja) || new RegExp(`\\b${c.en}\\b`, 'i').test(text)) return c[lang];
+  return /([\p{Script=Han}\p{Script=Katakana}ー]{1,8}?)的?(?:天气|の天気)/u.exec(text)?.[1] ?? /in\s+([A-Z][\p{L}-]+)/u.exec(text)?.[1];
 }
 
 const cityName = (city: string, lang: Lang): string => {
@@ -168,7 +173,7 @@ export function scriptedStep(messages: Msg[], toolNames: readonly string[] = [])
     return { kind: 'text', text: `${T.toolSaid[lang]}\n\n\`\`\`json\n${result}\n\`\`\`\n\n${describeWeather(result, lang)}` };
   }
   if (/weather|天气|天気/i.test(user)) {
-    return { kind: 'tool', name: 'get_weather', args: { city: cityIn(user) ?? 'Paris' } };
+    return { kind: 'tool', name: 'get_weather', args: { city: cityIn(user, lang) ?? cityName('Paris', lang) } };
   }
   if (/remind|提醒|リマインド/i.test(user)) {
     return { kind: 'tool', name: 'create_reminder', args: { text: user.slice(0, 120), in_minutes: 60 } };

@@ -3,7 +3,13 @@ import { DEFAULT_TOOLS, tool } from '../src/index.js';
 /** The demo agent's system prompt. */
 export const DEMO_SYSTEM_PROMPT = 'You are the pagent-web demo agent. Answer briefly; use tools when they help.';
 
-const TEMPS: Record<string, number> = { Paris: 18, Tokyo: 21, Berlin: 12 };
+/** Each city's temperature, under its name in each language of the demo (the model names it so). */
+const TEMPS: Record<string, number> = {
+  Paris: 18, 巴黎: 18, パリ: 18,
+  Tokyo: 21, 东京: 21, 東京: 21,
+  Berlin: 12, 柏林: 12, ベルリン: 12,
+  Beijing: 9, 北京: 9,
+};
 let reminders = 0;
 
 /**

@@ -23,11 +23,15 @@ export const NAV: NavSection[] = [
     title: 'Guides',
     pages: [
       page('docs/guides/element.md', 'The <pagent-chat> element'),
+      page('docs/guides/markdown.md', 'Markdown, code and math in answers'),
       page('docs/guides/wire-client.md', 'WireClient: a stream in TypeScript'),
       page('docs/guides/agent.md', 'Agent: a BYO-key agent in the browser'),
+      page('docs/guides/runner.md', "The agent's Runner features"),
       page('docs/guides/remote-agent.md', 'RemoteAgent: AI SDK and AG-UI back ends'),
       page('docs/guides/sessions.md', 'Sessions and the store'),
+      page('docs/guides/never-lose.md', 'Reloads, drops and tabs'),
       page('docs/guides/server.md', 'Integrate: the server contract'),
+      page('docs/guides/integrate.md', 'Integrate: no bundler, CSP, frameworks'),
       page('docs/guides/errors.md', 'Errors'),
       page('docs/guides/examples.md', 'Live examples'),
     ],
@@ -43,11 +47,20 @@ export const NAV: NavSection[] = [
   },
   {
     title: 'Design notes',
-    pages: [page('docs/architecture.md', 'Architecture'), page('docs/wire.md', 'The wire format')],
+    pages: [
+      page('docs/architecture.md', 'Architecture'),
+      page('docs/wire.md', 'The wire format'),
+      page('docs/dependencies.md', 'Dependencies, and why'),
+      page('docs/limits.md', 'Limits'),
+    ],
   },
   {
     title: 'Measurements',
-    pages: [page('bench/results.md', 'Benchmarks', 'benchmarks.html'), page('docs/sizes.md', 'Sizes')],
+    pages: [
+      page('bench/results.md', 'Benchmarks', 'benchmarks.html'),
+      page('docs/sizes.md', 'Sizes'),
+      page('docs/development.md', 'Development: tests, benchmarks, the demo'),
+    ],
   },
 ];
 

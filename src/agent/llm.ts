@@ -152,7 +152,7 @@ const sleep = (ms: number, signal: AbortSignal | undefined): Promise<void> =>
  * (`stream_options` left out with `includeUsage: false`, `tools` only when non-empty). The Responses and
  * Messages APIs get their own body (Anthropic's its own headers too: `x-api-key`, `anthropic-version`,
  * `anthropic-dangerous-direct-browser-access`), and their streams are read into the same deltas and step;
- * the README's "Model APIs" says what each carries.
+ * docs/guides/agent.md, "Model APIs", says what each carries.
  *
  * Failures are `PagentError`s with `where: "llm"` and a code: `"http"` (an `HttpError` with the status and the
  * provider's own message), `"network"` (server unreachable or CORS refused: the message says what to check),

@@ -361,7 +361,7 @@ export async function createMcpClient(url: string, options: McpOptions = {}): Pr
  * checked against each tool's `inputSchema` like any tool's; results become text (text parts joined,
  * images and resources summarised); a result with `isError` or a JSON-RPC error is a failed
  * `ToolResult`; aborting the run cancels the call on the server (`notifications/cancelled`).
- * The server must allow this page's origin with CORS (see the README).
+ * The server must allow this page's origin with CORS (see docs/guides/runner.md, "CORS for MCP servers").
  *
  * @example
  * const tools = await mcpTools('https://mcp.example.com/mcp', { headers: { Authorization: `Bearer ${token}` } });

@@ -524,7 +524,7 @@ export class PagentChat extends LitElement {
     const ctx = this.rowContext(s);
     const streaming = this.streaming;
     const { items } = this.timeline;
-    return html`<div class="layout">
+    return html`<div class="frame"><div class="layout">
       ${this.conversations.render(s, resolveLocale(this.locale)) ?? nothing}
       <div class="main">
         <div
@@ -575,7 +575,7 @@ export class PagentChat extends LitElement {
       onNew: () => this.reset(),
       onSteer: this.agent?.steer ? (text) => this.steer(text) : undefined,
     })}
-    ${this.rawLog.render(s)}`;
+    ${this.rawLog.render(s)}</div>`;
   }
 
   private get locale(): string {

@@ -76,6 +76,15 @@ export const hostStyles = css`
   *::after {
     box-sizing: border-box;
   }
+  /* One box for everything, so the timeline scrolls inside the element also when the page sets its
+     display (custom elements are often given display: block): it fills the host as a flex item or by height. */
+  .frame {
+    display: flex;
+    flex-direction: column;
+    flex: 1;
+    min-height: 0;
+    height: 100%;
+  }
   .layout {
     display: flex;
     flex: 1;

@@ -8,7 +8,7 @@
  * paragraph only the text that later characters could still change is parsed again (see `leaf.ts`). The
  * DOM is built node by node (never `innerHTML`), so no sanitiser is needed.
  *
- * Deliberate deviations from CommonMark (each with its reason, also in the README):
+ * Deliberate deviations from CommonMark (each with its reason, also in docs/guides/markdown.md):
  * - raw HTML (inline and blocks) is shown as its text, never parsed: model output is untrusted;
  * - a link or image whose URL is not http, https, mailto or relative is shown as its text, and an image
  *   loads only when {@link MarkdownOptions.allowImage} allows its URL;

@@ -69,7 +69,7 @@ export interface WireClientOptions {
    * message again, adds no duplicate: those messages are left out. Without ids, with NDJSON and with `0`,
    * a drop ends the run with `RunError{code: "network"}` as always; so does a resume that fails, its
    * message naming how many reconnects were made. The wait counts as silence for `idleTimeoutMs`. The
-   * server must treat a request with `Last-Event-ID` as "continue after this id" (the README shows one).
+   * server must treat a request with `Last-Event-ID` as "continue after this id" (docs/guides/wire-client.md shows one).
    * @defaultValue 3
    */
   reconnects?: number | undefined;

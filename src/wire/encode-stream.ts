@@ -43,7 +43,7 @@ export function encodeStreamHeaders(options: EncodeStreamOptions): Record<string
  * run is closed the same way (with the error's message) before the error is rethrown. Unknown events are
  * written only in the pagent dialect. Tool call ids are kept; a cancelled run is written as the protocol's
  * cancel (AG-UI outcome `cancelled`, AI SDK `abort`) and a failed run carries its message (`RUN_ERROR`,
- * `error`). The README's Dialects section gives each mapping. Breaking out of the loop stops reading the
+ * `error`). docs/wire.md, "Dialects", gives each mapping. Breaking out of the loop stops reading the
  * input.
  *
  * @example

@@ -199,14 +199,14 @@ describe('the URL, the language and the theme', () => {
 
 describe('the scripted model in every language of the demo', () => {
   it('answers the Japanese and Chinese sample weather questions about Tokyo, in that language', async () => {
-    for (const [lang, answer] of [
-      ['ja', '東京は今 21°C です。'],
-      ['zh-CN', '所以东京现在是 21°C。'],
+    for (const [lang, answer, city] of [
+      ['ja', '東京は今 21°C です。', '東京'],
+      ['zh-CN', '所以东京现在是 21°C。', '东京'],
     ] as const) {
       const { context, page, errors } = await openDemo(`?lang=${lang}`);
       await page.locator('pagent-chat [slot="suggestions"]').first().click();
       await expect.poll(() => lastAnswer(page).textContent()).toContain(answer);
-      expect(await page.locator('pagent-chat [part="weather-city"]').textContent()).toBe('Tokyo'); // the demo's weather card
+      expect(await page.locator('pagent-chat [part="weather-city"]').textContent()).toBe(city); // the demo's weather card, in the question's script
       expect(errors).toEqual([]);
       await context.close();
     }
@@ -220,6 +220,35 @@ describe('the layout uses the viewport', () => {
     expect(chat!.height).toBeGreaterThan(800 * 0.8);
     expect(chat!.y + chat!.height).toBeLessThanOrEqual(800);
     await context.close();
+  });
+
+  it('at 375 px the header shows the whole status and the whole name of every source, in every language', async () => {
+    for (const lang of ['en', 'zh-CN', 'ja']) {
+      const { context, page, errors } = await openDemo(`?lang=${lang}`, { width: 375, height: 667 });
+      const sources = await page.locator('#source option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+      for (const source of sources.filter((s) => s !== 'own')) {
+        await page.locator('#source').selectOption(source);
+        const cut = await page.evaluate(() => {
+          const status = document.querySelector<HTMLElement>('#status')!;
+          const select = document.querySelector<HTMLSelectElement>('#source')!;
+          const style = getComputedStyle(select);
+          const context = document.createElement('canvas').getContext('2d')!;
+          context.font = style.font;
+          const text = context.measureText(select.selectedOptions[0]!.text).width;
+          // the room for the chosen option's text: the box without its padding and the arrow (about 1.5em)
+          const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 1.5 * parseFloat(style.fontSize);
+          const box = (e: Element) => e.getBoundingClientRect();
+          return {
+            status: status.scrollWidth > status.clientWidth || box(status).right > innerWidth,
+            source: text > room || box(select).right > innerWidth,
+            page: document.documentElement.scrollWidth > innerWidth,
+          };
+        });
+        expect(cut, `${lang} ${source}`).toEqual({ status: false, source: false, page: false });
+      }
+      expect(errors).toEqual([]);
+      await context.close();
+    }
   });
 
   it('at 375 px the suggestions keep to one row and the timeline has most of the chat', async () => {

@@ -1,7 +1,12 @@
-/** The code blocks of the README (and of other Markdown files), for tests that run or compile them as written. */
+/** The code blocks of the README and of the docs pages, for tests that run or compile them as written. */
 import { readFileSync } from 'node:fs';
 
 export const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+/** The text of a Markdown file of the repository, e.g. `docs/guides/integrate.md`. */
+export function markdownFile(path: string): string {
+  return readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+}
 
 export interface CodeBlock {
   /** The fence's language (`ts`, `html`, …). */
@@ -37,9 +42,9 @@ export function codeBlocksOf(markdown: string): CodeBlock[] {
   return blocks;
 }
 
-/** The first block of `lang` under the heading `section`. */
-export function codeBlock(section: string, lang: string): CodeBlock {
-  const block = codeBlocks().find((b) => b.section === section && b.lang === lang);
-  if (!block) throw new Error(`README has no ${lang} block under "${section}"`);
+/** The first block of `lang` under the heading `section`, in the README or in the Markdown file `path`. */
+export function codeBlock(section: string, lang: string, path = 'README.md'): CodeBlock {
+  const block = codeBlocksOf(markdownFile(path)).find((b) => b.section === section && b.lang === lang);
+  if (!block) throw new Error(`${path} has no ${lang} block under "${section}"`);
   return block;
 }

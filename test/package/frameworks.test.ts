@@ -12,16 +12,16 @@ import { codeBlock } from '../helpers/readme.js';
 import { startStaticServer } from '../helpers/static-server.js';
 import { typecheck } from '../helpers/typecheck.js';
 
-// One app per framework under test/consumers/, written as the README's recipes say, importing the packed
+// One app per framework under test/consumers/, written as the recipes of docs/guides/integrate.md say, importing the packed
 // package through its exports. Each is type-checked with its framework's checker, together with the
-// README's own recipe (written to src/readme/) and a file of deliberate mistakes that the checker must
+// page's own recipe (written to src/readme/) and a file of deliberate mistakes that the checker must
 // report, then built with `vite build` and run in Chromium.
 const run = promisify(execFile);
 const bin = (name: string): string => join(ROOT, 'node_modules/.bin', name);
 
 interface Framework {
   name: 'react' | 'vue' | 'svelte';
-  /** The README recipe's fence language and the file it becomes. */
+  /** The recipe's fence language and the file it becomes. */
   recipe: { lang: string; file: string };
   /** Type-checks the app; returns the problems reported. */
   check(dir: string): Promise<string[]>;
@@ -94,10 +94,10 @@ describe.each(frameworks)('<pagent-chat> in $name', ({ name, recipe, check }) =>
   beforeAll(async () => {
     await installPacked(dir);
     await mkdir(join(dir, 'src/readme'), { recursive: true });
-    await writeFile(join(dir, 'src/readme', recipe.file), codeBlock('React 19, Vue 3, Svelte 5', recipe.lang).code);
+    await writeFile(join(dir, 'src/readme', recipe.file), codeBlock('React 19, Vue 3, Svelte 5', recipe.lang, 'docs/guides/integrate.md').code);
   }, 60_000);
 
-  it('type-checks the app and the README recipe, and reports the mistakes', async () => {
+  it('type-checks the app and the documented recipe, and reports the mistakes', async () => {
     expect(await check(dir)).toEqual([]);
   }, 120_000);
 

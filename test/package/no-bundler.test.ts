@@ -13,10 +13,12 @@ import { startStaticServer, type StaticRoute } from '../helpers/static-server.js
 import { encodeEventLine } from '../../src/wire/codec.js';
 import type { WireEvent } from '../../src/wire/events.js';
 
-// The README's Quick start pasted into a plain HTML page: no bundler, no import map. The page loads
-// pagent-chat.bundle.js from the packed package (standing in for the CDN URL) under the README's strict CSP
-// with Trusted Types, and talks to a scripted wire server that follows the README's server contract.
-const CSP = codeBlock('Content Security Policy', 'text')
+// The README's first use (the element pasted into a plain HTML page): no bundler, no import map. The page
+// loads pagent-chat.bundle.js from the packed package (standing in for the CDN URL) under the strict CSP of
+// docs/guides/integrate.md with Trusted Types, and talks to a scripted wire server that follows the server
+// contract of docs/guides/server.md.
+const INTEGRATE = 'docs/guides/integrate.md';
+const CSP = codeBlock('Content Security Policy', 'text', INTEGRATE)
   .code.replace(/^Content-Security-Policy:/, '')
   .replace(/\s+/g, ' ')
   .trim();
@@ -49,7 +51,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(text);
 }
 
-/** POST /api/chat as the README's server contract says; records each request body. */
+/** POST /api/chat as the server contract says; records each request body. */
 function chatRoute(bodies: unknown[], headers: Record<string, string> = {}): StaticRoute {
   return async (req: IncomingMessage, res: ServerResponse, url: URL) => {
     if (url.pathname !== '/api/chat') return false;
@@ -135,8 +137,8 @@ async function send(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
-describe('the README Quick start in a plain page', () => {
-  const quickStart = codeBlock('Quick start', 'html').code;
+describe('the README element sample in a plain page', () => {
+  const quickStart = codeBlock('Use 1 — `<pagent-chat>`', 'html').code;
 
   it('loads one self-contained module and renders a streamed answer under strict CSP and Trusted Types', async () => {
     expect(quickStart).toMatch(CDN);
@@ -177,9 +179,9 @@ describe('the README Quick start in a plain page', () => {
   });
 });
 
-describe('the README no-bundler Agent sample', () => {
+describe('the no-bundler Agent sample of docs/guides/integrate.md', () => {
   it('runs an in-browser agent from a plain page (the provider: a recorded OpenAI stream)', async () => {
-    const html = `<!doctype html><html><head><meta charset="utf-8"></head><body>\n${codeBlock('No bundler, or a CDN', 'html').code.replace(CDN, '/pagent-web/')}</body></html>`;
+    const html = `<!doctype html><html><head><meta charset="utf-8"></head><body>\n${codeBlock('No bundler, or a CDN', 'html', INTEGRATE).code.replace(CDN, '/pagent-web/')}</body></html>`;
     const recorded = await readFile(new URL('../fixtures/provider/text.sse', import.meta.url), 'utf8');
     const server = await startStaticServer({
       root: join(consumer, 'node_modules'),
@@ -270,7 +272,7 @@ const IMPORT_MAP = JSON.stringify({
   },
 });
 
-describe('an image attachment under the README policy', () => {
+describe('an image attachment under the documented policy', () => {
   const png = readFile(new URL('../fixtures/images/pixel.png', import.meta.url));
   // the import map is the one inline script: the policy allows it by its hash, and nothing else changes
   const mapHash = `'sha256-${createHash('sha256').update(IMPORT_MAP).digest('base64')}'`;

@@ -3,7 +3,7 @@
  * route or a pagent server. It keeps the conversation in the browser and sends it with every request in
  * the protocol's own format, runs the page's tools when the back end calls them, and asks the user when
  * the back end asks for an approval or an answer; its events are the common wire events, one run per
- * user input whatever the number of requests. See the README, "Use 4 — `RemoteAgent`".
+ * user input whatever the number of requests. See docs/guides/remote-agent.md.
  */
 import { PagentError, type WireDecodeError } from '../../errors.js';
 import { WireClient } from '../../wire/client.js';

@@ -1,7 +1,7 @@
 /**
  * `<pagent-chat>` in Vue 3 templates: `import type {} from 'pagent-web/vue'` once (types only) and
  * vue-tsc checks `<pagent-chat :client="client" @pagent-run-end="onEnd" />`. Vue must also be told the
- * tag is a custom element (`compilerOptions.isCustomElement`, see the README); it then sets every prop
+ * tag is a custom element (`compilerOptions.isCustomElement`, see docs/guides/integrate.md); it then sets every prop
  * the element has as a property.
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';

@@ -31,12 +31,14 @@ export const timelineStyles = css`
   }
   .empty {
     margin: auto;
-    max-width: 32em;
+    max-width: 48em;
     text-align: center;
     color: var(--_muted);
   }
+  /* the invitation keeps a short line; the suggestions under it get the width for one row */
   .empty-text {
-    margin: 0 0 10px;
+    max-width: 32em;
+    margin: 0 auto 10px;
     font-size: 1.05em;
   }
   .empty-suggestions {

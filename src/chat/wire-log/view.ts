@@ -16,6 +16,8 @@ export interface WireLogView {
   readonly lines: readonly WireLogLine[];
   readonly open: boolean;
   readonly onToggle: (open: boolean) => void;
+  /** The reader scrolled the list of lines. */
+  readonly onScroll: (list: Element) => void;
 }
 
 /** The wire log `<details>`; every line is bound as text. */
@@ -31,7 +33,7 @@ export function renderWireLog(view: WireLogView): TemplateResult {
     ${view.open
       ? view.lines.length === 0
         ? html`<p class="wire-empty">${s.wireLogEmpty}</p>`
-        : html`<ol class="wire-lines" tabindex="0" aria-label=${s.wireLog}>
+        : html`<ol class="wire-lines" tabindex="0" aria-label=${s.wireLog} @scroll=${(e: Event) => view.onScroll(e.currentTarget as Element)}>
             ${repeat(
               view.lines,
               (l) => l.n,

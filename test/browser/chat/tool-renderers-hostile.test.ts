@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PagentChat, ToolCallState, ToolRenderer } from '../../../src/chat/element.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 import { createSessionStore, type SessionStore } from '../../../src/store/index.js';
-import README from '../../../README.md?raw';
+import GUIDE from '../../../docs/guides/element.md?raw';
 import { $, $$, END, answers, chatFixture, pushAll, renderersLoaded, until } from './helpers.js';
 
 /** The renderer the README used to show: it interpolates `arguments.city` and `resultJson.temp` as they come. */
@@ -19,7 +19,7 @@ const readmeWeather: ToolRenderer = (call) => html`<div class="weather">
   ${call.status === 'ok' ? html`${(call.resultJson as { temp: number }).temp}°` : call.status}
 </div>`;
 
-/** The renderer the README shows now (section "Tool calls rendered by the page"), as written there. */
+/** The renderer the element guide shows now (docs/guides/element.md, "Tool calls rendered by the page"), as written there. */
 const readmeWeatherNow: ToolRenderer = (call) => {
   // the model wrote the arguments and the tool the result: JSON of any shape, so check each value's type
   const args = call.arguments as { city?: unknown } | undefined;
@@ -225,7 +225,7 @@ describe('tool renderers with hostile values', () => {
     });
   }
 
-  it("the README's renderer draws arguments and results of any shape, as text", async () => {
+  it("the element guide's renderer draws arguments and results of any shape, as text", async () => {
     const errors: string[] = [];
     const el = await chatFixture((c) => {
       c.renderers = { get_weather: readmeWeatherNow };
@@ -245,8 +245,8 @@ describe('tool renderers with hostile values', () => {
     ]);
     expect($(el, '.weather img')).toBeNull();
     expect(errors).toEqual([]);
-    // the README writes it so
-    const section = README.slice(README.indexOf('### Tool calls rendered by the page'));
+    // the guide writes it so
+    const section = GUIDE.slice(GUIDE.indexOf('## Tool calls rendered by the page'));
     const block = section.slice(section.indexOf('```ts'), section.indexOf('```\n', section.indexOf('```ts') + 5));
     for (const line of [
       "const city = typeof args?.city === 'string' ? args.city : '…';",

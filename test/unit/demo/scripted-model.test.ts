@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { handleScriptedCompletion, languageOf, scriptedStep } from '../../../demo/scripted-model.js';
+import { demoTools } from '../../../demo/tools.js';
 
 /** The answer text the scripted model streams for `messages` (its SSE `content` deltas joined). */
 async function streamedText(messages: unknown[]): Promise<{ content: string; reasoning: string }> {
@@ -28,11 +29,30 @@ const weatherResult = (city: string) => ({ role: 'tool', content: JSON.stringify
 
 // The demo's scripted model understands its own sample questions in every language of the demo.
 describe('the demo scripted model', () => {
-  it('asks the weather tool for Tokyo in Japanese and Chinese (not Paris)', () => {
-    expect(scriptedStep([{ role: 'user', content: '東京の天気は？' }])).toEqual({ kind: 'tool', name: 'get_weather', args: { city: 'Tokyo' } });
-    expect(scriptedStep([{ role: 'user', content: '东京的天气怎么样？' }])).toEqual({ kind: 'tool', name: 'get_weather', args: { city: 'Tokyo' } });
+  it('asks the weather tool for the city asked about, named as the question names it (the card shows it)', () => {
+    expect(scriptedStep([{ role: 'user', content: '東京の天気は？' }])).toEqual({ kind: 'tool', name: 'get_weather', args: { city: '東京' } });
+    expect(scriptedStep([{ role: 'user', content: '东京的天气怎么样？' }])).toEqual({ kind: 'tool', name: 'get_weather', args: { city: '东京' } });
     expect(scriptedStep([{ role: 'user', content: "What's the weather in Tokyo?" }])).toEqual({ kind: 'tool', name: 'get_weather', args: { city: 'Tokyo' } });
-    expect(scriptedStep([{ role: 'user', content: 'パリの天気は？' }])).toEqual({ kind: 'tool', name: 'get_weather', args: { city: 'Paris' } });
+    expect(scriptedStep([{ role: 'user', content: 'パリの天気は？' }])).toEqual({ kind: 'tool', name: 'get_weather', args: { city: 'パリ' } });
+  });
+
+  it('asks about Beijing for 北京天气, and about any city a Chinese or Japanese question names (not Paris)', () => {
+    expect(scriptedStep([{ role: 'user', content: '北京天气' }])).toEqual({ kind: 'tool', name: 'get_weather', args: { city: '北京' } });
+    expect(scriptedStep([{ role: 'user', content: '北京の天気は？' }])).toEqual({ kind: 'tool', name: 'get_weather', args: { city: '北京' } });
+    expect(scriptedStep([{ role: 'user', content: '广州的天气怎么样？' }])).toEqual({ kind: 'tool', name: 'get_weather', args: { city: '广州' } });
+    expect(scriptedStep([{ role: 'user', content: '大阪の天気は？' }])).toEqual({ kind: 'tool', name: 'get_weather', args: { city: '大阪' } });
+    const zh = scriptedStep([{ role: 'user', content: '北京天气' }, { role: 'assistant' }, weatherResult('北京')]);
+    expect((zh as { text: string }).text).toContain('所以北京现在是 **21°C**。');
+  });
+
+  it('has the weather tool know a city by its name in each language', async () => {
+    type Execute = (args: { city: string }, ctx: { signal: AbortSignal; tool_call_id: string }) => unknown;
+    const weather = demoTools.find((t) => t.name === 'get_weather') as unknown as { execute: Execute };
+    const temps = [];
+    for (const city of ['Tokyo', '東京', '东京', 'Paris', 'パリ', '巴黎', 'Beijing', '北京']) {
+      temps.push((JSON.parse(String(await weather.execute({ city }, { signal: new AbortController().signal, tool_call_id: 'c' }))) as { temp: number }).temp);
+    }
+    expect(temps).toEqual([21, 21, 21, 18, 18, 18, 9, 9]);
   });
 
   it('answers in the language of the question', () => {
