@@ -3,17 +3,17 @@
  * wire events of docs/wire.md#events in pagent's order.
  */
 import { PagentError } from '../errors.js';
-import { Conversation } from './conversation.js';
+import { Conversation } from './sessions/conversation.js';
 import { runEndOf, textOf } from './run-results.js';
 import { encodeStream, type EncodeStreamOptions } from '../wire/encode-stream.js';
 import type { ParamsOf, StepSummary, StopReason, ToolCall, Usage, WireEvent } from '../wire/events.js';
 import type { AssistantMessage, ChatMessage, ReasoningBlock, ToolMessage, ToolSchema } from './messages.js';
-import type { Session } from './session.js';
+import type { Session } from './sessions/session.js';
 import { inputText, sendableMessages, type UserContentPart, type UserInput } from './content-parts.js';
-import type { ToolHooks } from './hooks.js';
-import type { Tool, ToolApprovalRequest } from './tools.js';
-import type { RunToolCallOptions, ToolOutcome } from './tool-call.js';
-import { checkArguments } from './tool-args.js';
+import type { ToolHooks } from './tools/hooks.js';
+import type { Tool, ToolApprovalRequest } from './tools/tools.js';
+import type { RunToolCallOptions, ToolOutcome } from './tools/tool-call.js';
+import { checkArguments } from './tools/tool-args.js';
 import type { InterruptedTurn, TurnPiece } from '../store/turn-pieces.js';
 
 /** One assembled model step, as the model client reports it at the end of a stream. */
@@ -221,9 +221,9 @@ function assistantMessage(step: AgentModelStep): AssistantMessage {
   return message;
 }
 
-let toolCall: Promise<typeof import('./tool-call.js')> | undefined;
+let toolCall: Promise<typeof import('./tools/tool-call.js')> | undefined;
 /** The tool-call module, loaded once, on the first tool call of any agent. */
-const loadToolCall = (): Promise<typeof import('./tool-call.js')> => (toolCall ??= import('./tool-call.js'));
+const loadToolCall = (): Promise<typeof import('./tools/tool-call.js')> => (toolCall ??= import('./tools/tool-call.js'));
 
 function toPagentError(err: unknown): PagentError {
   if (err instanceof PagentError) return err;
@@ -435,7 +435,7 @@ export class Agent {
       return;
     }
     const carried = this.conversation.carry(continuing);
-    const resumed = carried && (await import('./continue-turn.js')).continueTurn(this.llm, carried);
+    const resumed = carried && (await import('./sessions/continue-turn.js')).continueTurn(this.llm, carried);
     const llm = resumed?.llm ?? this.llm;
     const input = continuing ? '' : this.redactInput(rawInput);
     if (!continuing && !(retry && this.conversation.awaitsAnswer(input))) this.add({ role: 'user', content: input });
@@ -568,7 +568,7 @@ export class Agent {
    */
   private async callTool(request: ToolApprovalRequest, options: Omit<RunToolCallOptions, 'check'>): Promise<ToolOutcome> {
     const { hooks } = this;
-    const [m, h] = await Promise.all([loadToolCall(), hooks && import('./hooks.js')]);
+    const [m, h] = await Promise.all([loadToolCall(), hooks && import('./tools/hooks.js')]);
     if (options.signal.aborted) throw new m.ToolCallAborted('aborted');
     const run = (): Promise<ToolOutcome> => m.runToolCall(this.tools, request, { ...options, check: checkArguments });
     return h ? h.runHookedToolCall(request, options.signal, hooks!, run) : run();

@@ -22,7 +22,7 @@ import {
   type SessionExport,
   type SessionRecord,
 } from './records.js';
-import { Session } from '../agent/session.js';
+import { Session } from '../agent/sessions/session.js';
 import { messagesProblem } from './message-checks.js';
 import { blobRange, nameQuotaAttachment, putMessage } from './attachment-blobs.js';
 import { messageKey, messageRange, placeOf, readTree, sessionKey, upgradeRecord, type TreeRecord } from './read-tree.js';

@@ -11,14 +11,14 @@ import { encodeStream } from '../../wire/encode-stream.js';
 import type { ParamsOf, StopReason, ToolCall, UnknownEvent, WireEvent } from '../../wire/events.js';
 import type { AgentStore, WireOptions } from '../agent.js';
 import { hasDataImage, inputText, sendableMessages, type UserContentPart, type UserInput } from '../content-parts.js';
-import { Conversation } from '../conversation.js';
+import { Conversation } from '../sessions/conversation.js';
 import { runEndOf, textOf } from '../run-results.js';
-import type { ToolHooks } from '../hooks.js';
+import type { ToolHooks } from '../tools/hooks.js';
 import type { AssistantMessage, ChatMessage, ToolMessage } from '../messages.js';
-import type { Session } from '../session.js';
-import { checkArguments } from '../tool-args.js';
-import type { ToolOutcome } from '../tool-call.js';
-import type { Tool, ToolApprovalRequest } from '../tools.js';
+import type { Session } from '../sessions/session.js';
+import { checkArguments } from '../tools/tool-args.js';
+import type { ToolOutcome } from '../tools/tool-call.js';
+import type { Tool, ToolApprovalRequest } from '../tools/tools.js';
 import { createPagentProtocol } from './pagent.js';
 import type { RemoteAnswer, RemoteInterrupt, RemoteProtocol, RemoteProtocolName, RemoteResumption, RemoteToolInfo } from './protocol.js';
 
@@ -163,9 +163,9 @@ function turnMessages(run: RunState, missing: string | undefined): ChatMessage[]
   return out;
 }
 
-let modules: Promise<[typeof import('../tool-call.js'), typeof import('../hooks.js')]> | undefined;
-const loadToolModules = (): Promise<[typeof import('../tool-call.js'), typeof import('../hooks.js')]> =>
-  (modules ??= Promise.all([import('../tool-call.js'), import('../hooks.js')]));
+let modules: Promise<[typeof import('../tools/tool-call.js'), typeof import('../tools/hooks.js')]> | undefined;
+const loadToolModules = (): Promise<[typeof import('../tools/tool-call.js'), typeof import('../tools/hooks.js')]> =>
+  (modules ??= Promise.all([import('../tools/tool-call.js'), import('../tools/hooks.js')]));
 
 /** The protocol's module: AG-UI's and the AI SDK's are loaded on first use; pagent's few lines are at hand. */
 function loadProtocol(name: RemoteProtocolName): Promise<RemoteProtocol> {
