@@ -2,7 +2,7 @@
  * The in-browser agent loop: pagent's `Agent` over any OpenAI-compatible streaming model, emitting the
  * wire events of docs/wire.md#events in pagent's order.
  */
-import { PagentError } from '../errors.js';
+import { PagentError, errorMessage } from '../errors.js';
 import { Conversation } from './sessions/conversation.js';
 import { runEndOf, textOf } from './run-results.js';
 import { encodeStream, type EncodeStreamOptions } from '../wire/encode-stream.js';
@@ -227,7 +227,7 @@ const loadToolCall = (): Promise<typeof import('./tools/tool-call.js')> => (tool
 
 function toPagentError(err: unknown): PagentError {
   if (err instanceof PagentError) return err;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   return new PagentError(message || 'The model request failed', { code: 'provider', where: 'llm', cause: err });
 }
 
@@ -518,7 +518,7 @@ export class Agent {
         } catch (err) {
           // (a ToolCallAborted is only ever thrown once the signal has aborted)
           if (signal.aborted) return yield* this.endCancelled(run);
-          outcome = { content: `${call.function.name} error: ${err instanceof Error ? err.message : String(err)}`, ok: false };
+          outcome = { content: `${call.function.name} error: ${errorMessage(err)}`, ok: false };
         }
         if (signal.aborted) return yield* this.endCancelled(run);
         outcome = { ...outcome, content: this.redact(outcome.content) };

@@ -5,7 +5,7 @@
  */
 import { promisifyRequest } from 'idb-keyval';
 import type { ChatMessage } from '../agent/messages.js';
-import { StoreError } from '../errors.js';
+import { StoreError, errorMessage } from '../errors.js';
 import { blobRange, restoreMessage, type BlobKey } from './attachment-blobs.js';
 import { storedMessage } from './message-checks.js';
 import { RECORD_VERSION, messageRecordProblem, sessionRecordProblem, type MessageRecord, type SessionRecord } from './records.js';
@@ -74,7 +74,7 @@ export async function readTree(
     try {
       message = storedMessage(await restoreMessage(value, blobs.get(i), i));
     } catch (err) {
-      throw corrupt(err instanceof Error ? err.message : String(err));
+      throw corrupt(errorMessage(err));
     }
     nodes.push({ seq: i, parent, message });
   }

@@ -5,7 +5,7 @@
  * the back end asks for an approval or an answer; its events are the common wire events, one run per
  * user input whatever the number of requests. See the README, "Use 4 — `RemoteAgent`".
  */
-import { PagentError, type WireDecodeError } from '../../errors.js';
+import { PagentError, type WireDecodeError, errorMessage } from '../../errors.js';
 import { WireClient } from '../../wire/client.js';
 import { encodeStream } from '../../wire/encode-stream.js';
 import type { ParamsOf, StopReason, ToolCall, UnknownEvent, WireEvent } from '../../wire/events.js';
@@ -173,8 +173,6 @@ function loadProtocol(name: RemoteProtocolName): Promise<RemoteProtocol> {
   if (name === 'ai-sdk') return import('./ai-sdk.js').then((m) => m.createAiSdkProtocol());
   return Promise.resolve(createPagentProtocol());
 }
-
-const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
  * Holds a conversation with a remote back end: every run sends the whole conversation (AG-UI, AI SDK) or
@@ -399,7 +397,7 @@ export class RemoteAgent {
       protocol = await this.protocolLoad;
     } catch (err) {
       run.ended = true;
-      const error = err instanceof PagentError ? err : new PagentError(`RemoteAgent could not start: ${errorText(err)}`, { code: 'network', where: 'remote', cause: err });
+      const error = err instanceof PagentError ? err : new PagentError(`RemoteAgent could not start: ${errorMessage(err)}`, { code: 'network', where: 'remote', cause: err });
       yield { method: 'RunBegin', params: { user_input: inputText(userInput) } };
       yield { method: 'RunError', params: { message: error.message, code: error.code, where: error.where ?? 'remote' } };
       yield { method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' } };
@@ -474,7 +472,7 @@ export class RemoteAgent {
         const given = this.options.headers;
         headers = typeof given === 'function' ? await given() : given;
       } catch (err) {
-        return yield* this.endFailed(run, new PagentError(`RemoteAgent could not build the request: ${errorText(err)}`, { code: 'provider', where: 'remote', cause: err }));
+        return yield* this.endFailed(run, new PagentError(`RemoteAgent could not build the request: ${errorMessage(err)}`, { code: 'provider', where: 'remote', cause: err }));
       }
 
       for await (const event of client.stream(replay ? undefined : body, { signal, headers })) {
@@ -712,7 +710,7 @@ export class RemoteAgent {
       return signal.aborted ? undefined : outcome;
     } catch (err) {
       if (signal.aborted) return undefined;
-      return { content: `${call.function.name} error: ${errorText(err)}`, ok: false };
+      return { content: `${call.function.name} error: ${errorMessage(err)}`, ok: false };
     }
   }
 

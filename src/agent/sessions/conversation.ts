@@ -2,7 +2,7 @@
  * The conversation an agent (`Agent`, `RemoteAgent`) continues: its session, its store key and, with a
  * store, the saver (./persistence.ts) that restores it before the first run and saves what the runs add.
  */
-import { PagentError, StoreError } from '../../errors.js';
+import { PagentError, StoreError, errorMessage } from '../../errors.js';
 import type { AgentStore } from '../agent.js';
 import type { UserContentPart } from '../content-parts.js';
 import type { ChatMessage } from '../messages.js';
@@ -69,7 +69,7 @@ export class Conversation {
       return (await saverLoad).restore(read);
     } catch (err) {
       // a store whose load throws at once, or a saver that could not be loaded
-      const message = `Could not restore session '${this.sessionId}': ${err instanceof Error ? err.message : String(err)}`;
+      const message = `Could not restore session '${this.sessionId}': ${errorMessage(err)}`;
       return new PagentError(message, { code: err instanceof PagentError ? err.code : 'store', where: 'store', cause: err });
     }
   }

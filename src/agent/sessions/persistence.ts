@@ -26,6 +26,8 @@ export interface SaverErrors {
   StoreError: typeof StoreError;
 }
 
+// errorMessage() of errors.ts, written out: a value import of errors.ts from this lazy chunk would make bundlers
+// split errors.ts into a chunk of its own that every page loads.
 const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** The result an interrupted turn's call gets when the turn is stored without finishing it. */

@@ -5,7 +5,7 @@
  */
 // Loaded by import() when an agent has hooks, together with the tool-call module it waits through.
 import type { ToolApprovalRequest } from './tools.js';
-import { abortable, ToolCallAborted, type ToolOutcome } from './tool-call.js';
+import { abortable, errorText, ToolCallAborted, type ToolOutcome } from './tool-call.js';
 
 /** What a `before` hook sees: the call as the model sent it, and the run's abort signal. */
 export interface BeforeToolContext {
@@ -54,7 +54,7 @@ export interface ToolHooks {
 }
 
 function hookFailure(name: string, err: unknown): ToolOutcome {
-  return { content: `${name} error: tool hook failed: ${err instanceof Error ? err.message : String(err)}`, ok: false };
+  return { content: `${name} error: tool hook failed: ${errorText(err)}`, ok: false };
 }
 
 /**

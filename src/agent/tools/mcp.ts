@@ -5,7 +5,7 @@
  * `notifications/cancelled` when a call is aborted — whose tools are our `Tool`s.
  */
 import { createParser } from 'eventsource-parser';
-import { HttpError, PagentError } from '../../errors.js';
+import { HttpError, PagentError, errorMessage } from '../../errors.js';
 import { httpFailureMessage } from '../../wire/request-failure.js';
 import { createRedactor, secretHeaderValues } from '../redact.js';
 import { tool, type Tool } from './tools.js';
@@ -183,7 +183,7 @@ export async function createMcpClient(url: string, options: McpOptions = {}): Pr
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       if (err instanceof PagentError) throw err;
-      throw failure(`MCP ${method} to ${target} failed: the server is unreachable or refused the request (check the URL, that it is running, and that it allows this origin with CORS) — ${err instanceof Error ? err.message : String(err)}`, 'network', err);
+      throw failure(`MCP ${method} to ${target} failed: the server is unreachable or refused the request (check the URL, that it is running, and that it allows this origin with CORS) — ${errorMessage(err)}`, 'network', err);
     }
     if (!response.ok) {
       const detail = await httpFailureMessage(response).catch(() => 'HTTP');

@@ -41,9 +41,11 @@ export function unknownToolText(name: string, available: Iterable<string>): stri
   return `error: unknown tool ${pyRepr(name)}; available: [${names.map(pyRepr).join(', ')}]`;
 }
 
-function errorText(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  return String(err);
+// errorMessage() of errors.ts, written out: a value import of errors.ts from this lazy chunk would make bundlers
+// split errors.ts into a chunk of its own that every page loads.
+/** A thrown value's message (as `errorMessage()` of errors.ts). */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** Options for {@link runToolCall}. */
