@@ -6,7 +6,7 @@ import { PagentError, errorMessage } from '../errors.js';
 import { Conversation } from './sessions/conversation.js';
 import { runEndOf, textOf } from './run-results.js';
 import { encodeStream, type EncodeStreamOptions } from '../wire/encode-stream.js';
-import type { ParamsOf, StepSummary, StopReason, ToolCall, Usage, WireEvent } from '../wire/events.js';
+import { emptyStep, failedRunEvents, type ParamsOf, type StepSummary, type StopReason, type ToolCall, type Usage, type WireEvent } from '../wire/events.js';
 import type { AssistantMessage, ChatMessage, ReasoningBlock, ToolMessage, ToolSchema } from './messages.js';
 import type { Session } from './sessions/session.js';
 import { inputText, sendableMessages, type UserContentPart, type UserInput } from './content-parts.js';
@@ -185,7 +185,6 @@ type Approve = RunOptions['approve'];
 
 type RunEndParams = ParamsOf<'RunEnd'>;
 
-const EMPTY_STEP: StepSummary = { content: '', tool_calls: [], reasoning_content: '', usage: null };
 const CANCELLED_TOOL_TEXT = 'error: cancelled before the tool finished';
 
 interface PendingTurn {
@@ -429,9 +428,8 @@ export class Agent {
     const approve = this.conversation.asking(options.approve ?? this.options.approve);
     if (restoreError) {
       run.ended = true;
-      yield { method: 'RunBegin', params: { user_input: this.redact(inputText(rawInput)) } };
-      yield { method: 'RunError', params: { message: this.redact(restoreError.message), code: restoreError.code, where: 'store' } };
-      yield { method: 'RunEnd', params: { ...EMPTY_STEP, stop_reason: 'error' } };
+      const error = { message: this.redact(restoreError.message), code: restoreError.code, where: 'store' };
+      yield* failedRunEvents(error, this.redact(inputText(rawInput)));
       return;
     }
     const carried = this.conversation.carry(continuing);
@@ -633,7 +631,7 @@ export class Agent {
 
   private cutSummary(run: RunState, streaming: boolean): StepSummary {
     if (streaming) return { content: run.partialText, tool_calls: [], reasoning_content: run.partialReasoning, usage: null };
-    return run.lastStep ?? EMPTY_STEP;
+    return run.lastStep ?? emptyStep();
   }
 
   private async *endCancelled(run: RunState): AsyncGenerator<WireEvent, void, undefined> {

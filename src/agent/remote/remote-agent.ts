@@ -8,7 +8,7 @@
 import { PagentError, type WireDecodeError, errorMessage } from '../../errors.js';
 import { WireClient } from '../../wire/client.js';
 import { encodeStream } from '../../wire/encode-stream.js';
-import type { ParamsOf, StopReason, ToolCall, UnknownEvent, WireEvent } from '../../wire/events.js';
+import { failedRunEvents, type ParamsOf, type StopReason, type ToolCall, type UnknownEvent, type WireEvent } from '../../wire/events.js';
 import type { AgentStore, WireOptions } from '../agent.js';
 import { hasDataImage, inputText, sendableMessages, type UserContentPart, type UserInput } from '../content-parts.js';
 import { Conversation } from '../sessions/conversation.js';
@@ -398,9 +398,7 @@ export class RemoteAgent {
     } catch (err) {
       run.ended = true;
       const error = err instanceof PagentError ? err : new PagentError(`RemoteAgent could not start: ${errorMessage(err)}`, { code: 'network', where: 'remote', cause: err });
-      yield { method: 'RunBegin', params: { user_input: inputText(userInput) } };
-      yield { method: 'RunError', params: { message: error.message, code: error.code, where: error.where ?? 'remote' } };
-      yield { method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' } };
+      yield* failedRunEvents({ message: error.message, code: error.code, where: error.where ?? 'remote' }, inputText(userInput));
       return;
     }
     const resumed = this.resuming;

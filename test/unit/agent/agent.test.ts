@@ -494,7 +494,9 @@ describe('Agent store wiring', () => {
     const store: AgentStore = { load: async () => { throw new Error('blocked'); }, append: async () => undefined };
     const events = await collect(new Agent({ llm: scriptedModel([]), store, sessionId: 's1' }).events('q'));
     expect(methods(events)).toEqual(['RunBegin', 'RunError', 'RunEnd']);
+    expect(events[0]?.params).toEqual({ user_input: 'q' });
     expect(events[1]?.params).toMatchObject({ code: 'store', where: 'store' });
+    expect(events[2]?.params).toEqual({ content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' });
   });
 });
 
