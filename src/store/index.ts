@@ -6,11 +6,11 @@ export type {
   SessionSummary,
   StoreChange,
   StoreListener,
-  StorageEstimateBytes,
   StoredSession,
   AppendResult,
   AppendOptions,
 } from './session-store.js';
+export type { StorageEstimateBytes } from './storage-estimate.js';
 export { activePath, siblingsOf } from './tree.js';
 export type { SessionTree, TreeNode } from './tree.js';
 export type { SessionKind, SessionExport } from './records.js';

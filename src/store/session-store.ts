@@ -12,23 +12,25 @@
  */
 import { promisifyRequest } from 'idb-keyval';
 import type { ChatMessage } from '../agent/messages.js';
-import { StoreError } from '../errors.js';
+import type { StoreError } from '../errors.js';
 import {
   EXPORT_FORMAT,
-  RECORD_VERSION,
   exportProblem,
   sessionRecordProblem,
-  titleFrom,
+  type MessageRecord,
   type SessionExport,
   type SessionRecord,
 } from './records.js';
 import { Session } from '../agent/sessions/session.js';
 import { messagesProblem } from './message-checks.js';
 import { blobRange, nameQuotaAttachment, putMessage } from './attachment-blobs.js';
-import { messageKey, messageRange, placeOf, readTree, sessionKey, upgradeRecord, type TreeRecord } from './read-tree.js';
-import { activePath, choicesFor, childrenOf, leafBelow, type SessionTree } from './tree.js';
-import type { MessageRecord } from './records.js';
-import { abortWith, describe, openConnection, storeError } from './connection.js';
+import { messageKey, messageRange, readTree, sessionKey } from './read-tree.js';
+import { activePath, type SessionTree } from './tree.js';
+import { appendedRecord, appendPlace, switchedRecord, upgradeRecord } from './tree-records.js';
+import { abortWith, openConnection } from './connection.js';
+import { checkId, describe, storeFailure } from './store-errors.js';
+import { loadNotes, saveNotes } from './notes.js';
+import { estimateStorage, persistStorage, type StorageEstimateBytes } from './storage-estimate.js';
 import { createChangeFeed } from './store-changes.js';
 import { writeWhole } from './write-tree.js';
 import { searchSessions, type SessionSearchHit, type SessionSearchOptions } from './session-search.js';
@@ -97,12 +99,6 @@ export type StoreChange =
 
 /** Receives every {@link StoreChange}. */
 export type StoreListener = (change: StoreChange) => void;
-
-/** Storage use of the origin, from `navigator.storage.estimate()`, in bytes. */
-export interface StorageEstimateBytes {
-  usage: number;
-  quota: number;
-}
 
 /**
  * Sessions in IndexedDB. Every method rejects with a {@link StoreError} (never a raw DOMException); a
@@ -285,7 +281,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         const meta: unknown = req.result;
         const problem = meta === undefined ? undefined : sessionRecordProblem(meta, id);
         if (problem) {
-          abortWith(store, reject, new StoreError('corrupt', `Session store ${operation} "${id}" failed: ${problem}`, { sessionId: id }));
+          abortWith(store, reject, storeFailure('corrupt', operation, id, problem));
           return;
         }
         try {
@@ -296,12 +292,6 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         }
       };
     });
-  }
-
-  function checkId(id: unknown, operation: string): asserts id is string {
-    if (typeof id !== 'string' || id === '') {
-      throw new StoreError('invalid', `Session store ${operation} failed: the session id must be a non-empty string`);
-    }
   }
 
   return {
@@ -332,7 +322,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       if (!data) return undefined;
       known.add(id);
       if (through !== undefined && !data.tree.nodes[through]) {
-        throw new StoreError('not-found', `Session store load "${id}" failed: no message ${through}`, { sessionId: id });
+        throw storeFailure('not-found', 'load', id, `no message ${through}`);
       }
       const path = activePath(data.tree, through);
       const session = Session.fromJSON({
@@ -357,19 +347,9 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       const head = await run('readwrite', 'switchBranch', id, async (store) => {
         const data = await readTree(store, id);
         if (!data || !data.tree.nodes[seq]) {
-          throw new StoreError('not-found', `Session store switchBranch "${id}" failed: no message ${seq}`, { sessionId: id });
+          throw storeFailure('not-found', 'switchBranch', id, `no message ${seq}`);
         }
-        const { record, tree } = data;
-        const leaf = leafBelow(seq, childrenOf(tree.nodes), tree.choices);
-        let depth = 0;
-        for (let at = tree.nodes[leaf]!.parent; at !== null; at = tree.nodes[at]!.parent) depth += 1;
-        const next: TreeRecord = {
-          ...record,
-          head: leaf,
-          choices: choicesFor(leaf, tree.nodes, tree.choices),
-          messageCount: depth + 1,
-          revision: record.revision + 1,
-        };
+        const next = switchedRecord(data.record, data.tree, seq);
         store.put(next, sessionKey(id));
         store.delete(pieceRange(id));
         await promisifyRequest(store.transaction);
@@ -383,7 +363,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       checkId(id, 'save');
       const json = session.toJSON();
       const problem = messagesProblem(json.messages);
-      if (problem) throw new StoreError('invalid', `Session store save "${id}" failed: ${problem}`, { sessionId: id });
+      if (problem) throw storeFailure('invalid', 'save', id, problem);
       const record = await run('readwrite', 'save', id, (store) =>
         withMeta(store, id, 'save', (previous) =>
           writeWhole(store, id, previous, { kind: json.kind, systemPrompt: json.systemPrompt, messages: json.messages }, {
@@ -400,10 +380,10 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     async append(id, messages, appendOptions = {}) {
       checkId(id, 'append');
       const problem = messagesProblem(messages);
-      if (problem) throw new StoreError('invalid', `Session store append "${id}" failed: ${problem}`, { sessionId: id });
+      if (problem) throw storeFailure('invalid', 'append', id, problem);
       const asked = appendOptions.parent;
       if (asked !== undefined && asked !== null && !(Number.isSafeInteger(asked) && asked >= 0)) {
-        throw new StoreError('invalid', `Session store append "${id}" failed: the parent is not a message number`, { sessionId: id });
+        throw storeFailure('invalid', 'append', id, 'the parent is not a message number');
       }
       const result = await run('readwrite', 'append', id, async (store) => {
        try {
@@ -412,47 +392,21 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
           typeof asked === 'number' ? promisifyRequest(store.get(messageKey(id, asked))) : undefined,
         ]);
         const metaProblem = meta === undefined ? undefined : sessionRecordProblem(meta, id);
-        if (metaProblem) throw new StoreError('corrupt', `Session store append "${id}" failed: ${metaProblem}`, { sessionId: id });
-        if (meta === undefined && known.has(id)) {
-          throw new StoreError('deleted', `Session store append "${id}" failed: the session was deleted from storage`, { sessionId: id });
-        }
+        if (metaProblem) throw storeFailure('corrupt', 'append', id, metaProblem);
+        if (meta === undefined && known.has(id)) throw storeFailure('deleted', 'append', id, 'the session was deleted from storage');
         const previous = meta === undefined ? undefined : upgradeRecord(meta as SessionRecord);
-        const head = previous?.head ?? -1;
-        const parent = asked === undefined ? (head < 0 ? null : head) : asked;
-        let depth: number;
-        if (parent === null) depth = 0;
-        else if (parent === head) depth = previous!.messageCount;
-        else if (parentRecord === undefined) {
-          throw new StoreError('not-found', `Session store append "${id}" failed: no message ${parent} to continue`, { sessionId: id });
-        } else depth = placeOf(parentRecord as MessageRecord, parent).depth + 1;
+        const place = appendPlace(previous, asked, parentRecord as MessageRecord | undefined);
+        if (!place) throw storeFailure('not-found', 'append', id, `no message ${String(asked)} to continue`);
         const from = previous?.nextSeq ?? 0;
         messages.forEach((message, i) => {
           const seq = from + i;
-          putMessage(store, messageKey(id, seq), id, seq, message, { parent: i === 0 ? parent : seq - 1, depth: depth + i });
+          putMessage(store, messageKey(id, seq), id, seq, message, { parent: i === 0 ? place.parent : seq - 1, depth: place.depth + i });
         });
-        const now = Date.now();
-        const last = messages.length === 0 ? head : from + messages.length - 1;
-        const choices = { ...previous?.choices };
-        // a new branch beside others becomes the chosen one at its fork
-        if (messages.length > 0 && (parent ?? -1) !== head) choices[parent ?? -1] = from;
-        const next: TreeRecord = {
-          version: RECORD_VERSION,
-          id,
-          title: previous?.title || titleFrom(messages),
-          createdAt: previous?.createdAt ?? now,
-          updatedAt: now,
-          messageCount: messages.length === 0 ? (previous?.messageCount ?? 0) : depth + messages.length,
-          revision: (previous?.revision ?? 0) + 1,
-          kind: previous?.kind ?? 'session',
-          systemPrompt: previous?.systemPrompt,
-          nextSeq: from + messages.length,
-          head: last,
-          choices,
-        };
+        const next = appendedRecord(id, previous, place, messages, Date.now());
         store.put(next, sessionKey(id));
         store.delete(pieceRange(id));
         await promisifyRequest(store.transaction);
-        return { from, head: last, parent, record: next };
+        return { from, head: next.head, parent: place.parent, record: next };
        } catch (err) {
         abortWith(store, () => undefined, err);
         throw err;
@@ -470,7 +424,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       checkId(id, 'rename');
       await run('readwrite', 'rename', id, (store) =>
         withMeta(store, id, 'rename', (previous) => {
-          if (!previous) throw new StoreError('not-found', `Session store rename "${id}" failed: no such session`, { sessionId: id });
+          if (!previous) throw storeFailure('not-found', 'rename', id, 'no such session');
           store.put({ ...previous, title, revision: previous.revision + 1, updatedAt: Date.now() } satisfies SessionRecord, sessionKey(id));
         }),
       );
@@ -489,32 +443,16 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       emit({ type: 'delete', id });
     },
 
-    async saveNotes(key, notes) {
-      checkId(key, 'saveNotes');
-      const record = { version: 1, notes: notes.map(String) };
-      await run('readwrite', 'saveNotes', key, (store) => {
-        store.put(record, ['notes', key]);
-        return promisifyRequest(store.transaction);
-      });
-    },
+    saveNotes: (key, notes) => saveNotes(run, key, notes),
 
-    async loadNotes(key) {
-      checkId(key, 'loadNotes');
-      const record: unknown = await run('readonly', 'loadNotes', key, (store) => promisifyRequest(store.get(['notes', key])));
-      if (record === undefined) return undefined;
-      const notes = (record as { notes?: unknown }).notes;
-      if ((record as { version?: unknown }).version !== 1 || !Array.isArray(notes) || !notes.every((n) => typeof n === 'string')) {
-        throw new StoreError('corrupt', `Session store loadNotes "${key}" failed: not a version 1 notes record`);
-      }
-      return notes as string[];
-    },
+    loadNotes: (key) => loadNotes(run, key),
 
     async savePieces(id, pieces, at) {
       checkId(id, 'savePieces');
-      if (!(Number.isSafeInteger(at) && at >= 0)) throw new StoreError('invalid', `Session store savePieces "${id}" failed: the place is not a count`, { sessionId: id });
+      if (!(Number.isSafeInteger(at) && at >= 0)) throw storeFailure('invalid', 'savePieces', id, 'the place is not a count');
       for (const piece of pieces) {
         const problem = pieceProblem(piece);
-        if (problem) throw new StoreError('invalid', `Session store savePieces "${id}" failed: ${problem}`, { sessionId: id });
+        if (problem) throw storeFailure('invalid', 'savePieces', id, problem);
       }
       await run('readwrite', 'savePieces', id, (store) => {
         // piece 0 starts a turn: what the store held of an earlier one goes
@@ -545,7 +483,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     async export(id) {
       checkId(id, 'export');
       const data = await run('readonly', 'export', id, (store) => readTree(store, id));
-      if (!data) throw new StoreError('not-found', `Session store export "${id}" failed: no such session`, { sessionId: id });
+      if (!data) throw storeFailure('not-found', 'export', id, 'no such session');
       const { record, tree } = data;
       const file: SessionExport = {
         format: EXPORT_FORMAT,
@@ -565,10 +503,10 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       try {
         parsed = JSON.parse(withoutBom(json));
       } catch (err) {
-        throw new StoreError('invalid', `Session store import failed: the file is not JSON (${describe(err)})`, { cause: err });
+        throw storeFailure('invalid', 'import', undefined, `the file is not JSON (${describe(err)})`, { cause: err });
       }
       const problem = exportProblem(parsed);
-      if (problem) throw new StoreError('invalid', `Session store import failed: ${problem}`);
+      if (problem) throw storeFailure('invalid', 'import', undefined, problem);
       const file = parsed as SessionExport;
       const { id, record } = await run('readwrite', 'import', file.id, (store) =>
         new Promise<{ id: string; record: SessionRecord }>((resolve, reject) => {
@@ -600,28 +538,9 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       return searchSessions((body) => run('readonly', 'search', undefined, body), query, searchOptions);
     },
 
-    async persist() {
-      const storage = typeof navigator === 'undefined' ? undefined : navigator.storage;
-      if (!storage || typeof storage.persist !== 'function') return false;
-      try {
-        return await storage.persist();
-      } catch {
-        return false;
-      }
-    },
+    persist: persistStorage,
 
-    async estimate() {
-      const storage = typeof navigator === 'undefined' ? undefined : navigator.storage;
-      if (!storage || typeof storage.estimate !== 'function') {
-        throw new StoreError('unavailable', 'Session store estimate failed: navigator.storage is not available');
-      }
-      try {
-        const e = await storage.estimate();
-        return { usage: e.usage ?? 0, quota: e.quota ?? 0 };
-      } catch (err) {
-        throw storeError(err, 'estimate', undefined);
-      }
-    },
+    estimate: estimateStorage,
 
     subscribe: changes.subscribe,
 
