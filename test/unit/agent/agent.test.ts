@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { Agent, type AgentModel, type AgentStore } from '../../../src/agent/agent.js';
 import type { LLM } from '../../../src/agent/llm/llm.js';
-import type { SessionStore } from '../../../src/store/session-store.js';
+import type { SessionStore } from '../../../src/store/session-store-types.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 import { CompactingSession, Session, SlidingWindowSession, type SummaryModel } from '../../../src/agent/sessions/session.js';
 import { tool, type Tool } from '../../../src/agent/tools/tools.js';
