@@ -11,6 +11,7 @@
  * (`["blob", id, seq, part]`, see ./attachment-blobs.ts): written once with its turn, never read by `list()`.
  */
 import { promisifyRequest } from 'idb-keyval';
+import { newId } from '../new-id.js';
 import {
   EXPORT_FORMAT,
   exportProblem,
@@ -65,12 +66,6 @@ const sessionRange = (): IDBKeyRange => IDBKeyRange.bound(['session'], ['session
 /** The text without the one byte-order mark an editor may have written first (JSON itself has none). */
 function withoutBom(text: string): string {
   return typeof text === 'string' && text.startsWith('\uFEFF') ? text.slice(1) : text;
-}
-
-function newId(): string {
-  const c = globalThis.crypto;
-  if (c && typeof c.randomUUID === 'function') return c.randomUUID();
-  return `s-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
 /**

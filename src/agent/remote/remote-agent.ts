@@ -6,6 +6,7 @@
  * user input whatever the number of requests. See the README, "Use 4 — `RemoteAgent`".
  */
 import { PagentError, type WireDecodeError, errorMessage } from '../../errors.js';
+import { newId } from '../../new-id.js';
 import { WireClient } from '../../wire/client.js';
 import { encodeStream } from '../../wire/encode-stream.js';
 import { failedRunEvents, type ParamsOf, type StopReason, type ToolCall, type UnknownEvent, type WireEvent } from '../../wire/events.js';
@@ -226,7 +227,7 @@ export class RemoteAgent {
     this.toolInfo = [...tools.values()].map(({ schema: { function: f } }) => ({ name: f.name, description: f.description, parameters: f.parameters }));
     this.conversation = new Conversation({
       store: options.store,
-      sessionId: options.sessionId ?? crypto.randomUUID(),
+      sessionId: options.sessionId ?? newId(),
       onStoreError: options.onStoreError,
       owner: 'RemoteAgent',
     });
@@ -278,7 +279,7 @@ export class RemoteAgent {
    */
   useSession(sessionId: string | undefined, session?: Session): void {
     if (this.running) throw new PagentError('RemoteAgent is running: cannot switch conversations until the run ends', { code: 'busy', where: 'agent' });
-    this.conversation.use(sessionId ?? crypto.randomUUID(), session);
+    this.conversation.use(sessionId ?? newId(), session);
     this.steers = [];
     this.currentState = this.options.state;
     this.serverSessionId = undefined;
@@ -588,6 +589,7 @@ export class RemoteAgent {
   ): Record<string, unknown> {
     const body = protocol.body({
       threadId: this.sessionId,
+      runId: newId(),
       messages: run.merge ? [...history, ...turnMessages(run, undefined)] : history,
       tools: this.toolInfo,
       state: this.currentState,
