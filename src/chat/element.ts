@@ -1,7 +1,8 @@
 import { LitElement, html, nothing, render, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { PagentError, type WireDecodeError } from '../errors.js';
-import type { UnknownEvent, WireEvent } from '../wire/events.js';
+import { PagentError, errorMessage, type WireDecodeError } from '../errors.js';
+import { newId } from '../new-id.js';
+import { failedRunEvents, type UnknownEvent, type WireEvent } from '../wire/events.js';
 import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptions } from './agent-runs.js';
 import { createAnswerRenderer, createTextRenderer } from './answer.js';
 import { errorKind, errorSentence } from './error-kind.js';
@@ -71,11 +72,6 @@ export type {
 
 /** Builds the POST body for `src` from the user's text, the server's session id and the message's files. */
 export type ChatBody = (text: string, sessionId: string | undefined, attachments: readonly ChatAttachment[]) => unknown;
-
-/** A fresh conversation id for "New conversation" with an agent. */
-function newSessionId(): string {
-  return globalThis.crypto?.randomUUID?.() ?? `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-}
 
 /** What tells a server's author about lines its stream got wrong (src/chat/decode-faults.ts), on the first one. */
 const loadDecodeFaults = lazyPart(() => import('./decode-faults.js'));
@@ -405,9 +401,7 @@ export class PagentChat extends LitElement {
       return;
     }
     // Nothing to send to, and the page did not take the message (it did not cancel pagent-send).
-    this.apply({ method: 'RunBegin', params: { user_input: text } });
-    this.apply({ method: 'RunError', params: { code: 'no-source', message: NO_SOURCE } });
-    this.apply({ method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' } });
+    for (const event of failedRunEvents({ code: 'no-source', message: NO_SOURCE }, text)) this.apply(event);
   }
 
   /**
@@ -444,7 +438,7 @@ export class PagentChat extends LitElement {
     this.rawLog.clear();
     this.srcClient = undefined;
     this.announcement = '';
-    const id = this.agent?.useSession ? newSessionId() : undefined;
+    const id = this.agent?.useSession ? newId() : undefined;
     this.sessions.openId = id;
     if (id !== undefined) this.switchAgentSession(id);
   }
@@ -814,7 +808,7 @@ export class PagentChat extends LitElement {
   private madeHost: ChatHost | undefined;
 
   private reportError(err: unknown): PagentError {
-    const error = err instanceof PagentError ? err : new PagentError(err instanceof Error ? err.message : String(err), { code: 'store', where: 'store', cause: err });
+    const error = err instanceof PagentError ? err : new PagentError(errorMessage(err), { code: 'store', where: 'store', cause: err });
     this.dispatchEvent(createChatEvent('pagent-error', { error }));
     return error;
   }

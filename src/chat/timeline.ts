@@ -11,7 +11,7 @@
 import type { ChatMessage } from '../agent/messages.js';
 import type { ChatAttachment } from './attachments/types.js';
 import { splitParts } from './attachments/parts.js';
-import type { ErrorCode, StopReason, UnknownEvent, Usage, WireEvent } from '../wire/events.js';
+import { emptyStep, type ErrorCode, type StopReason, type UnknownEvent, type Usage, type WireEvent } from '../wire/events.js';
 import { errorKind, type ErrorKind } from './error-kind.js';
 import type { RemoteInterrupt } from '../agent/remote/protocol.js';
 
@@ -333,7 +333,7 @@ export function reduceTimeline(state: TimelineState, event: WireEvent | UnknownE
   const s: Draft = { ...state, work: state.work + 1 };
   switch (e.method) {
     case 'RunBegin':
-      if (s.runOpen) closeRun(s, { method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' } });
+      if (s.runOpen) closeRun(s, { method: 'RunEnd', params: { ...emptyStep(), stop_reason: 'error' } });
       beginRun(s, e.params.user_input);
       break;
     case 'TurnBegin':
@@ -579,7 +579,7 @@ export function timelineFromMessages(messages: readonly ChatMessage[], lastStop?
   const flush = (stop?: StopReason): void => {
     stepped = false;
     if (events.length === 0) return;
-    events.push({ method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null, ...(stop && { stop_reason: stop }) } });
+    events.push({ method: 'RunEnd', params: { ...emptyStep(), ...(stop && { stop_reason: stop }) } });
     for (const event of events) s = reduceTimeline(s, event);
     events.length = 0;
   };
