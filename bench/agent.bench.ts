@@ -5,8 +5,8 @@
 import type { BenchCase } from './harness.js';
 import { Agent, type AgentModel, type AgentModelEvent } from '../src/agent/agent.js';
 import type { ChatMessage } from '../src/agent/messages.js';
-import { estimateTokens, Session, SlidingWindowSession } from '../src/agent/session.js';
-import { tool } from '../src/agent/tools.js';
+import { estimateTokens, Session, SlidingWindowSession } from '../src/agent/sessions/session.js';
+import { tool } from '../src/agent/tools/tools.js';
 
 const DELTAS = 10_000;
 const texts = Array.from({ length: DELTAS }, (_, i) => `token${i % 97} `);

@@ -2,7 +2,7 @@
  * LLM chunk assembly: the cost of assembling a long OpenAI-compatible stream against plain JSON.parse of
  * the same data lines, and the cost of 1k chunks late in a stream against 1k chunks at its start.
  */
-import { createChunkAssembler, createCompletionDecoder, type ChunkAssembler } from '../src/agent/chunk-assembler.js';
+import { createChunkAssembler, createCompletionDecoder, type ChunkAssembler } from '../src/agent/llm/chunk-assembler.js';
 import type { BenchCase } from './harness.js';
 
 const CONTENT_CHUNKS = 10_000;

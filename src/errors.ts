@@ -9,6 +9,14 @@
  */
 export type ErrorCode = 'http' | 'network' | 'provider' | 'truncated' | 'timeout' | 'decode' | (string & {});
 
+/**
+ * The message of a thrown value: an `Error`'s `message`, anything else as `String(value)` (code may throw
+ * strings, `undefined` or plain objects).
+ */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 /** Options shared by every {@link PagentError}. */
 export interface PagentErrorOptions {
   /** The error code, as in `RunError.code`. */

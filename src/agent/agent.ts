@@ -2,18 +2,18 @@
  * The in-browser agent loop: pagent's `Agent` over any OpenAI-compatible streaming model, emitting the
  * wire events of docs/wire.md#events in pagent's order.
  */
-import { PagentError } from '../errors.js';
-import { Conversation } from './conversation.js';
+import { PagentError, errorMessage } from '../errors.js';
+import { Conversation } from './sessions/conversation.js';
 import { runEndOf, textOf } from './run-results.js';
 import { encodeStream, type EncodeStreamOptions } from '../wire/encode-stream.js';
-import type { ParamsOf, StepSummary, StopReason, ToolCall, Usage, WireEvent } from '../wire/events.js';
+import { emptyStep, failedRunEvents, type ParamsOf, type StepSummary, type StopReason, type ToolCall, type Usage, type WireEvent } from '../wire/events.js';
 import type { AssistantMessage, ChatMessage, ReasoningBlock, ToolMessage, ToolSchema } from './messages.js';
-import type { Session } from './session.js';
+import type { Session } from './sessions/session.js';
 import { inputText, sendableMessages, type UserContentPart, type UserInput } from './content-parts.js';
-import type { ToolHooks } from './hooks.js';
-import type { Tool, ToolApprovalRequest } from './tools.js';
-import type { RunToolCallOptions, ToolOutcome } from './tool-call.js';
-import { checkArguments } from './tool-args.js';
+import type { ToolHooks } from './tools/hooks.js';
+import type { Tool, ToolApprovalRequest } from './tools/tools.js';
+import type { RunToolCallOptions, ToolOutcome } from './tools/tool-call.js';
+import { checkArguments } from './tools/tool-args.js';
 import type { InterruptedTurn, TurnPiece } from '../store/turn-pieces.js';
 
 /** One assembled model step, as the model client reports it at the end of a stream. */
@@ -185,7 +185,6 @@ type Approve = RunOptions['approve'];
 
 type RunEndParams = ParamsOf<'RunEnd'>;
 
-const EMPTY_STEP: StepSummary = { content: '', tool_calls: [], reasoning_content: '', usage: null };
 const CANCELLED_TOOL_TEXT = 'error: cancelled before the tool finished';
 
 interface PendingTurn {
@@ -221,13 +220,13 @@ function assistantMessage(step: AgentModelStep): AssistantMessage {
   return message;
 }
 
-let toolCall: Promise<typeof import('./tool-call.js')> | undefined;
+let toolCall: Promise<typeof import('./tools/tool-call.js')> | undefined;
 /** The tool-call module, loaded once, on the first tool call of any agent. */
-const loadToolCall = (): Promise<typeof import('./tool-call.js')> => (toolCall ??= import('./tool-call.js'));
+const loadToolCall = (): Promise<typeof import('./tools/tool-call.js')> => (toolCall ??= import('./tools/tool-call.js'));
 
 function toPagentError(err: unknown): PagentError {
   if (err instanceof PagentError) return err;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   return new PagentError(message || 'The model request failed', { code: 'provider', where: 'llm', cause: err });
 }
 
@@ -429,13 +428,12 @@ export class Agent {
     const approve = this.conversation.asking(options.approve ?? this.options.approve);
     if (restoreError) {
       run.ended = true;
-      yield { method: 'RunBegin', params: { user_input: this.redact(inputText(rawInput)) } };
-      yield { method: 'RunError', params: { message: this.redact(restoreError.message), code: restoreError.code, where: 'store' } };
-      yield { method: 'RunEnd', params: { ...EMPTY_STEP, stop_reason: 'error' } };
+      const error = { message: this.redact(restoreError.message), code: restoreError.code, where: 'store' };
+      yield* failedRunEvents(error, this.redact(inputText(rawInput)));
       return;
     }
     const carried = this.conversation.carry(continuing);
-    const resumed = carried && (await import('./continue-turn.js')).continueTurn(this.llm, carried);
+    const resumed = carried && (await import('./sessions/continue-turn.js')).continueTurn(this.llm, carried);
     const llm = resumed?.llm ?? this.llm;
     const input = continuing ? '' : this.redactInput(rawInput);
     if (!continuing && !(retry && this.conversation.awaitsAnswer(input))) this.add({ role: 'user', content: input });
@@ -518,7 +516,7 @@ export class Agent {
         } catch (err) {
           // (a ToolCallAborted is only ever thrown once the signal has aborted)
           if (signal.aborted) return yield* this.endCancelled(run);
-          outcome = { content: `${call.function.name} error: ${err instanceof Error ? err.message : String(err)}`, ok: false };
+          outcome = { content: `${call.function.name} error: ${errorMessage(err)}`, ok: false };
         }
         if (signal.aborted) return yield* this.endCancelled(run);
         outcome = { ...outcome, content: this.redact(outcome.content) };
@@ -568,7 +566,7 @@ export class Agent {
    */
   private async callTool(request: ToolApprovalRequest, options: Omit<RunToolCallOptions, 'check'>): Promise<ToolOutcome> {
     const { hooks } = this;
-    const [m, h] = await Promise.all([loadToolCall(), hooks && import('./hooks.js')]);
+    const [m, h] = await Promise.all([loadToolCall(), hooks && import('./tools/hooks.js')]);
     if (options.signal.aborted) throw new m.ToolCallAborted('aborted');
     const run = (): Promise<ToolOutcome> => m.runToolCall(this.tools, request, { ...options, check: checkArguments });
     return h ? h.runHookedToolCall(request, options.signal, hooks!, run) : run();
@@ -633,7 +631,7 @@ export class Agent {
 
   private cutSummary(run: RunState, streaming: boolean): StepSummary {
     if (streaming) return { content: run.partialText, tool_calls: [], reasoning_content: run.partialReasoning, usage: null };
-    return run.lastStep ?? EMPTY_STEP;
+    return run.lastStep ?? emptyStep();
   }
 
   private async *endCancelled(run: RunState): AsyncGenerator<WireEvent, void, undefined> {

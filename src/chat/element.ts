@@ -7,8 +7,9 @@
  */
 import { LitElement, html, nothing, render, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { PagentError } from '../errors.js';
-import type { UnknownEvent, WireEvent } from '../wire/events.js';
+import { PagentError, errorMessage } from '../errors.js';
+import { newId } from '../new-id.js';
+import { failedRunEvents, type UnknownEvent, type WireEvent } from '../wire/events.js';
 import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptions } from './runs/agent-runs.js';
 import { createAgentSource } from './runs/agent-source.js';
 import { createClientSource, type ChatClient } from './runs/client-source.js';
@@ -74,10 +75,6 @@ export type {
   PagentBranchDetail,
 } from './events.js';
 
-/** A fresh conversation id for "New conversation" with an agent. */
-function newConversationId(): string {
-  return globalThis.crypto?.randomUUID?.() ?? `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-}
 
 /** The detail (for developers) under the card of a message nobody takes; the card's sentence is localised. */
 const NO_SOURCE = 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().';
@@ -407,9 +404,7 @@ export class PagentChat extends LitElement {
       return;
     }
     // Nothing to send to, and the page did not take the message (it did not cancel pagent-send).
-    this.apply({ method: 'RunBegin', params: { user_input: text } });
-    this.apply({ method: 'RunError', params: { code: 'no-source', message: NO_SOURCE } });
-    this.apply({ method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' } });
+    for (const event of failedRunEvents({ code: 'no-source', message: NO_SOURCE }, text)) this.apply(event);
   }
 
   /**
@@ -446,7 +441,7 @@ export class PagentChat extends LitElement {
     this.rawLog.clear();
     this.srcSource = undefined;
     this.announcement = '';
-    const id = this.agent?.useSession ? newConversationId() : undefined;
+    const id = this.agent?.useSession ? newId() : undefined;
     this.conversations.openId = id;
     if (id !== undefined) this.switchAgentConversation(id);
   }
@@ -782,7 +777,7 @@ export class PagentChat extends LitElement {
   private madeChatHost: ChatHost | undefined;
 
   private reportError(err: unknown): PagentError {
-    const error = err instanceof PagentError ? err : new PagentError(err instanceof Error ? err.message : String(err), { code: 'store', where: 'store', cause: err });
+    const error = err instanceof PagentError ? err : new PagentError(errorMessage(err), { code: 'store', where: 'store', cause: err });
     this.dispatchEvent(createChatEvent('pagent-error', { error }));
     return error;
   }

@@ -5,44 +5,12 @@
  * once by the upgrade of version 1 records (./migrate.ts). Failures become typed `StoreError`s.
  */
 import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
-import { StoreError, type StoreErrorReason } from '../errors.js';
+import { StoreError } from '../errors.js';
 import { migrateRecords } from './migrate.js';
+import { storeError, storeFailure } from './store-errors.js';
 
 /** The one object store every record lives in. */
 const OBJECT_STORE = 'sessions';
-
-/** Which `StoreError` reason a failure of IndexedDB is. */
-function reasonOf(err: unknown): StoreErrorReason {
-  const name = err instanceof Error || (typeof DOMException !== 'undefined' && err instanceof DOMException)
-    ? (err as { name: string }).name : '';
-  switch (name) {
-    case 'QuotaExceededError':
-      return 'quota';
-    case 'DataCloneError':
-    case 'DataError':
-      return 'invalid';
-    default:
-      return 'unavailable';
-  }
-}
-
-/** An error as one line of text: `Name: message`. */
-export function describe(err: unknown): string {
-  if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return String(err);
-}
-
-/**
- * Any failure of `operation` as a `StoreError` (one already is passes through): its reason from the
- * DOMException's name (quota, invalid data, else unavailable) and a message naming the operation and id.
- */
-export function storeError(err: unknown, operation: string, id: string | undefined): StoreError {
-  if (err instanceof StoreError) return err;
-  const reason = reasonOf(err);
-  const target = id === undefined ? '' : ` "${id}"`;
-  const what = reason === 'quota' ? 'storage quota exceeded' : describe(err);
-  return new StoreError(reason, `Session store ${operation}${target} failed: ${what}`, { sessionId: id, cause: err });
-}
 
 /** Rejects with `err` from inside a transaction callback: aborts the transaction so nothing is written. */
 export function abortWith(store: IDBObjectStore, reject: (e: unknown) => void, err: unknown): void {
@@ -151,11 +119,7 @@ export function openConnection(name: string, openTimeoutMs: number): Connection 
         abandoned = true;
         if (use === current) use = undefined;
         reject(
-          new StoreError(
-            'blocked',
-            `Session store ${operation}${id === undefined ? '' : ` "${id}"`} failed: the database "${name}" did not open within ${openTimeoutMs} ms (another tab may be blocking it)`,
-            { sessionId: id },
-          ),
+          storeFailure('blocked', operation, id, `the database "${name}" did not open within ${openTimeoutMs} ms (another tab may be blocking it)`),
         );
       }, openTimeoutMs);
     });

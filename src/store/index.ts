@@ -1,16 +1,16 @@
 /** The session store: conversations in IndexedDB, and the opt-in API key store. */
 export { createSessionStore } from './session-store.js';
+export type { SessionStoreOptions } from './session-store.js';
 export type {
   SessionStore,
-  SessionStoreOptions,
   SessionSummary,
   StoreChange,
   StoreListener,
-  StorageEstimateBytes,
   StoredSession,
   AppendResult,
   AppendOptions,
-} from './session-store.js';
+} from './session-store-types.js';
+export type { StorageEstimateBytes } from './storage-estimate.js';
 export { activePath, siblingsOf } from './tree.js';
 export type { SessionTree, TreeNode } from './tree.js';
 export type { SessionKind, SessionExport } from './records.js';

@@ -6,7 +6,7 @@
  * second tab doing the same finds nothing left to do.
  */
 import { RECORD_VERSION, messageRecordProblem, sessionRecordProblem, type MessageRecord, type SessionRecord } from './records.js';
-import { placeOf, upgradeRecord } from './read-tree.js';
+import { placeOf, upgradeRecord } from './tree-records.js';
 
 const ALL_SESSIONS = (): IDBKeyRange => IDBKeyRange.bound(['session'], ['session', []]);
 const ALL_MESSAGES = (): IDBKeyRange => IDBKeyRange.bound(['message'], ['message', []]);

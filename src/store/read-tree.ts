@@ -5,31 +5,18 @@
  */
 import { promisifyRequest } from 'idb-keyval';
 import type { ChatMessage } from '../agent/messages.js';
-import { StoreError } from '../errors.js';
+import { errorMessage, type StoreError } from '../errors.js';
 import { blobRange, restoreMessage, type BlobKey } from './attachment-blobs.js';
 import { storedMessage } from './message-checks.js';
-import { RECORD_VERSION, messageRecordProblem, sessionRecordProblem, type MessageRecord, type SessionRecord } from './records.js';
+import { messageRecordProblem, sessionRecordProblem, type MessageRecord, type SessionRecord } from './records.js';
 import type { SessionTree, TreeNode } from './tree.js';
-
-/** A session record of version 2, every tree field present. */
-export type TreeRecord = SessionRecord & { version: 2; nextSeq: number; head: number; choices: Record<number, number> };
+import { placeOf, upgradeRecord, type TreeRecord } from './tree-records.js';
+import { storeFailure } from './store-errors.js';
 
 export type MessageKey = ['message', string, number];
 export const messageKey = (id: string, seq: number): MessageKey => ['message', id, seq];
 export const messageRange = (id: string): IDBKeyRange => IDBKeyRange.bound(['message', id, 0], ['message', id, Infinity]);
 export const sessionKey = (id: string): ['session', string] => ['session', id];
-
-/** A session record in version 2 form (a version 1 record is one path: its messages in order). */
-export function upgradeRecord(r: SessionRecord): TreeRecord {
-  if (r.version === 2) return r as TreeRecord;
-  return { ...r, version: RECORD_VERSION, nextSeq: r.messageCount, head: r.messageCount - 1, choices: {} };
-}
-
-/** Where a stored message sits: its own fields (version 2) or the place after the one before (version 1). */
-export function placeOf(record: MessageRecord, seq: number): { parent: number | null; depth: number } {
-  if (record.version === 2) return { parent: record.parent ?? null, depth: record.depth ?? 0 };
-  return { parent: seq === 0 ? null : seq - 1, depth: seq };
-}
 
 /**
  * The stored tree of session `id` and its record, or `undefined` when there is none.
@@ -48,7 +35,7 @@ export async function readTree(
     promisifyRequest(store.getAll(blobRange(id))),
   ]);
   if (meta === undefined) return undefined;
-  const corrupt = (why: string): StoreError => new StoreError('corrupt', `Session store load "${id}" failed: ${why}`, { sessionId: id });
+  const corrupt = (why: string): StoreError => storeFailure('corrupt', 'load', id, why);
   const metaProblem = sessionRecordProblem(meta, id);
   if (metaProblem) throw corrupt(metaProblem);
   const record = upgradeRecord(meta as SessionRecord);
@@ -74,7 +61,7 @@ export async function readTree(
     try {
       message = storedMessage(await restoreMessage(value, blobs.get(i), i));
     } catch (err) {
-      throw corrupt(err instanceof Error ? err.message : String(err));
+      throw corrupt(errorMessage(err));
     }
     nodes.push({ seq: i, parent, message });
   }

@@ -2,7 +2,7 @@
  * The session store's change feed: its own writes reach its listeners at once and other tabs through a
  * BroadcastChannel per database, where they arrive marked `remote`.
  */
-import type { StoreChange, StoreListener } from './session-store.js';
+import type { StoreChange, StoreListener } from './session-store-types.js';
 
 /** A change as posted on the BroadcastChannel (receivers add `remote`). */
 export type ChangeMessage = Omit<Extract<StoreChange, { type: 'append' }>, 'remote'> | Omit<Extract<StoreChange, { type: 'save' }>, 'remote'>

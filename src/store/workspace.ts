@@ -3,7 +3,7 @@
  * creates) a folder of its own, where tools read and write text files and the page lists, downloads and
  * deletes them. Paths are relative to the workspace root and cannot leave it.
  */
-import { PagentError } from '../errors.js';
+import { PagentError, errorMessage } from '../errors.js';
 
 /** Why a workspace operation failed. */
 export type WorkspaceErrorReason = 'invalid-path' | 'not-found' | 'not-a-file' | 'not-a-directory' | 'quota' | 'unavailable';
@@ -141,7 +141,7 @@ function isQuota(err: unknown): boolean {
 function mapError(err: unknown, operation: string, path: string): WorkspaceError {
   if (err instanceof WorkspaceError) return err;
   const name = err instanceof DOMException ? err.name : '';
-  const detail = err instanceof Error ? err.message : String(err);
+  const detail = errorMessage(err);
   if (isQuota(err)) {
     return new WorkspaceError('quota', `Workspace ${operation} "${path}" failed: the browser's storage quota for this site is exhausted; delete files or free space (nothing of this write was kept)`, { path, cause: err });
   }

@@ -5,10 +5,11 @@
  */
 import type { ChatMessage } from '../agent/messages.js';
 import { blobRange, putMessage } from './attachment-blobs.js';
-import { messageKey, messageRange, sessionKey, type TreeRecord } from './read-tree.js';
+import { messageKey, messageRange, sessionKey } from './read-tree.js';
 import { RECORD_VERSION, titleFrom, type SessionKind, type SessionRecord } from './records.js';
 import { pieceRange } from './turn-pieces.js';
 import type { SessionTree } from './tree.js';
+import { depthsOf, type TreeRecord } from './tree-records.js';
 
 /** Writes a whole session (replacing any stored one) inside `store`'s transaction. */
 export function writeWhole(
@@ -24,9 +25,8 @@ export function writeWhole(
   store.delete(blobRange(id));
   store.delete(pieceRange(id));
   const nodes = tree?.nodes ?? data.messages.map((message, seq) => ({ seq, parent: seq === 0 ? null : seq - 1, message }));
-  const depths: number[] = [];
+  const depths = depthsOf(nodes);
   for (const node of nodes) {
-    depths[node.seq] = node.parent === null ? 0 : depths[node.parent]! + 1;
     putMessage(store, messageKey(id, node.seq), id, node.seq, node.message, { parent: node.parent, depth: depths[node.seq]! });
   }
   const head = tree ? tree.head : nodes.length - 1;

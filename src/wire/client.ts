@@ -3,11 +3,12 @@
  * message stream) and yields typed events,
  * with runs that always end (docs/wire.md#runs-and-the-termination-contract) whatever the server or the network does.
  */
-import { createEventIterator, errorText, type ByteStream, type DecodeStreamOptions, type EventIteratorHooks } from './decode-stream.js';
+import { createEventIterator, type ByteStream, type DecodeStreamOptions, type EventIteratorHooks } from './decode-stream.js';
 import type { DialectName } from './dialects/index.js';
 import { failedRunEvents, type UnknownEvent, type WireEvent } from './events.js';
 import type { WireFormat } from './framing.js';
 import { httpFailureMessage, networkFailureMessage, probeVerdict, statusLine } from './request-failure.js';
+import { errorMessage } from '../errors.js';
 
 /** Options of {@link WireClient}. */
 export interface WireClientOptions {
@@ -261,7 +262,7 @@ export class WireClient<IncludeUnknown extends boolean = false> {
       // (only with the page's own fetch: an injected one may route requests elsewhere)
       const verdict = options.fetch ? undefined : await probeVerdict(this.url, request.signal);
       if (request.signal.aborted) return [];
-      return failedRunEvents({ code: 'network', message: networkFailureMessage(`${method} ${this.url}`, errorText(err), verdict) });
+      return failedRunEvents({ code: 'network', message: networkFailureMessage(`${method} ${this.url}`, errorMessage(err), verdict) });
     }
     const sessionId = response.headers.get('X-Session-Id');
     if (sessionId) this.sessionId = sessionId;

@@ -4,6 +4,7 @@
  */
 import { createWireDecoder, type WireDecoderOptions } from './decoder.js';
 import { failedRunEvents, type UnknownEvent, type WireEvent } from './events.js';
+import { errorMessage } from '../errors.js';
 
 /** Options of {@link decodeWireStream}: the decoder's, plus cancellation and stall detection. */
 export interface DecodeStreamOptions extends WireDecoderOptions {
@@ -168,7 +169,7 @@ export function createEventIterator(
       } else if (step.kind === 'abort') decoder.cancel();
       else if (step.kind === 'idle') decoder.fail('timeout', `No data for ${idleTimeoutMs} ms while a run was open`);
       else {
-        const message = `Network error while reading the stream: ${errorText(step.error)}`;
+        const message = `Network error while reading the stream: ${errorMessage(step.error)}`;
         if (decoder.runOpen) decoder.fail('network', message);
         else if (delivered + queue.length - head === 0 || isDataLost(step.error)) queue.push(...failedRunEvents({ code: 'network', message }));
       }
@@ -226,9 +227,4 @@ export function createEventIterator(
     },
   };
   return iterator;
-}
-
-/** An error's message, or the thrown value as text. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,7 +2,7 @@
  * The sync push decoder: bytes → documents → dialect → events, with the termination contract of
  * docs/wire.md#runs-and-the-termination-contract. No timers, no I/O; the async adapters own time.
  */
-import { WireDecodeError } from '../errors.js';
+import { WireDecodeError, errorMessage } from '../errors.js';
 import type { DialectDecoder, DialectName } from './dialects/index.js';
 import { detectDialect, loadDialect, loadedDialect } from './dialects/registry.js';
 import { failedRunEvents, type StepSummary, type UnknownEvent, type WireEvent } from './events.js';
@@ -194,7 +194,7 @@ export function createWireDecoder(
     loading = loadDialect(name).then(
       () => void (dialect = loadedDialect(name)!()),
       (err: unknown) => {
-        const message = `The ${name} reader could not be loaded: ${err instanceof Error ? err.message : String(err)}`;
+        const message = `The ${name} reader could not be loaded: ${errorMessage(err)}`;
         dialect = {
           decode(text, lineNumber) {
             throw new WireDecodeError('not-an-event', message, text, lineNumber, err);

@@ -94,13 +94,13 @@ export function emptyStep(): StepSummary {
 }
 
 /**
- * The three events of a run that failed before any event of its own arrived: `RunBegin{user_input: ""}`,
- * `RunError` with the given params, and `RunEnd` with an empty step and `stop_reason: "error"`.
- * Fresh objects on every call.
+ * The three events of a run that failed before any event of its own arrived: `RunBegin` (with
+ * `userInput`, empty when the input is unknown), `RunError` with the given params, and `RunEnd` with an
+ * empty step and `stop_reason: "error"`. Fresh objects on every call.
  */
-export function failedRunEvents(error: RunError['params']): [RunBegin, RunError, RunEnd] {
+export function failedRunEvents(error: RunError['params'], userInput = ''): [RunBegin, RunError, RunEnd] {
   return [
-    { method: 'RunBegin', params: { user_input: '' } },
+    { method: 'RunBegin', params: { user_input: userInput } },
     { method: 'RunError', params: error },
     { method: 'RunEnd', params: { ...emptyStep(), stop_reason: 'error' } },
   ];

@@ -22,6 +22,8 @@ const MAX_TIMER_MS = 2_147_483_647;
 /** A status worth asking again: the server is restarting or busy. */
 const transient = (status: number): boolean => status >= 500 || status === 408 || status === 429;
 
+// errorMessage() of errors.ts, written out: a value import of errors.ts from this lazy chunk would make bundlers
+// split errors.ts into a chunk of its own that every page loads.
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**

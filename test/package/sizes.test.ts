@@ -40,7 +40,7 @@ describe('size budgets (min+gzip of a one-line import, esbuild)', () => {
     expect(client).not.toContain('src/wire/network-probe.ts');
     const agent = await loadedAtOnce('Agent + LLM + tool + Session');
     expect(agent).toContain('src/agent/agent.ts');
-    for (const lazy of ['src/wire/http-error.ts', 'src/wire/network-probe.ts', 'src/agent/hooks.ts', 'src/wire/stream-writer.ts']) expect(agent).not.toContain(lazy);
+    for (const lazy of ['src/wire/http-error.ts', 'src/wire/network-probe.ts', 'src/agent/tools/hooks.ts', 'src/wire/stream-writer.ts']) expect(agent).not.toContain(lazy);
   });
 
   it("keeps the element's optional panels out of its first load: the conversation list, the files panel, the question form", async () => {
@@ -67,8 +67,8 @@ describe('size budgets (min+gzip of a one-line import, esbuild)', () => {
     const agent = await measureSize(SIZE_ENTRIES.find((e) => e.name === 'Agent + LLM + tool + Session')!, 'src');
     const loadedAtOnce = agent.modules.map((m) => m.path);
     expect(loadedAtOnce).toContain('src/agent/agent.ts');
-    const apiModules = ['responses-api.ts', 'responses-request.ts', 'responses-reader.ts', 'anthropic-api.ts', 'anthropic-request.ts', 'anthropic-reader.ts', 'data-url.ts'];
-    for (const name of ['persistence.ts', 'tool-call.ts', 'llm-http-failure.ts', 'llm-redirect.ts', 'llm-json-body.ts', ...apiModules]) {
+    const apiModules = ['llm/responses-api.ts', 'llm/responses-request.ts', 'llm/responses-reader.ts', 'llm/anthropic-api.ts', 'llm/anthropic-request.ts', 'llm/anthropic-reader.ts', 'data-url.ts'];
+    for (const name of ['sessions/persistence.ts', 'tools/tool-call.ts', 'llm/llm-http-failure.ts', 'llm/llm-redirect.ts', 'llm/llm-json-body.ts', ...apiModules]) {
       // (a renamed module would pass the check below without this one)
       expect(existsSync(new URL(`../../src/agent/${name}`, import.meta.url)), name).toBe(true);
       expect(loadedAtOnce.filter((path) => path.endsWith(`/${name}`))).toEqual([]);

@@ -174,7 +174,7 @@ export function createAgUiProtocol(): RemoteProtocol {
       open = [];
       const body: Json = {
         threadId: request.threadId,
-        runId: crypto.randomUUID(),
+        runId: request.runId,
         protocolVersion: AG_UI_PROTOCOL_VERSION,
         tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
         context: [],

@@ -47,6 +47,8 @@ export type RemoteAnswer = { status: 'resolved'; payload: unknown } | { status: 
 export interface RemoteRequest {
   /** The conversation id: AG-UI `threadId`, AI SDK chat `id`. */
   threadId: string;
+  /** A fresh id for this request's run (AG-UI `runId`). */
+  runId: string;
   /** The whole conversation in OpenAI's shape, the newest user message included. */
   messages: readonly ChatMessage[];
   /** The page's tools. */

@@ -5,20 +5,21 @@
  * the back end asks for an approval or an answer; its events are the common wire events, one run per
  * user input whatever the number of requests. See docs/guides/remote-agent.md.
  */
-import { PagentError, type WireDecodeError } from '../../errors.js';
+import { PagentError, type WireDecodeError, errorMessage } from '../../errors.js';
+import { newId } from '../../new-id.js';
 import { WireClient } from '../../wire/client.js';
 import { encodeStream } from '../../wire/encode-stream.js';
-import type { ParamsOf, StopReason, ToolCall, UnknownEvent, WireEvent } from '../../wire/events.js';
+import { failedRunEvents, type ParamsOf, type StopReason, type ToolCall, type UnknownEvent, type WireEvent } from '../../wire/events.js';
 import type { AgentStore, WireOptions } from '../agent.js';
 import { hasDataImage, inputText, sendableMessages, type UserContentPart, type UserInput } from '../content-parts.js';
-import { Conversation } from '../conversation.js';
+import { Conversation } from '../sessions/conversation.js';
 import { runEndOf, textOf } from '../run-results.js';
-import type { ToolHooks } from '../hooks.js';
+import type { ToolHooks } from '../tools/hooks.js';
 import type { AssistantMessage, ChatMessage, ToolMessage } from '../messages.js';
-import type { Session } from '../session.js';
-import { checkArguments } from '../tool-args.js';
-import type { ToolOutcome } from '../tool-call.js';
-import type { Tool, ToolApprovalRequest } from '../tools.js';
+import type { Session } from '../sessions/session.js';
+import { checkArguments } from '../tools/tool-args.js';
+import type { ToolOutcome } from '../tools/tool-call.js';
+import type { Tool, ToolApprovalRequest } from '../tools/tools.js';
 import { createPagentProtocol } from './pagent.js';
 import type { RemoteAnswer, RemoteInterrupt, RemoteProtocol, RemoteProtocolName, RemoteResumption, RemoteToolInfo } from './protocol.js';
 
@@ -163,9 +164,9 @@ function turnMessages(run: RunState, missing: string | undefined): ChatMessage[]
   return out;
 }
 
-let modules: Promise<[typeof import('../tool-call.js'), typeof import('../hooks.js')]> | undefined;
-const loadToolModules = (): Promise<[typeof import('../tool-call.js'), typeof import('../hooks.js')]> =>
-  (modules ??= Promise.all([import('../tool-call.js'), import('../hooks.js')]));
+let modules: Promise<[typeof import('../tools/tool-call.js'), typeof import('../tools/hooks.js')]> | undefined;
+const loadToolModules = (): Promise<[typeof import('../tools/tool-call.js'), typeof import('../tools/hooks.js')]> =>
+  (modules ??= Promise.all([import('../tools/tool-call.js'), import('../tools/hooks.js')]));
 
 /** The protocol's module: AG-UI's and the AI SDK's are loaded on first use; pagent's few lines are at hand. */
 function loadProtocol(name: RemoteProtocolName): Promise<RemoteProtocol> {
@@ -173,8 +174,6 @@ function loadProtocol(name: RemoteProtocolName): Promise<RemoteProtocol> {
   if (name === 'ai-sdk') return import('./ai-sdk.js').then((m) => m.createAiSdkProtocol());
   return Promise.resolve(createPagentProtocol());
 }
-
-const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
  * Holds a conversation with a remote back end: every run sends the whole conversation (AG-UI, AI SDK) or
@@ -228,7 +227,7 @@ export class RemoteAgent {
     this.toolInfo = [...tools.values()].map(({ schema: { function: f } }) => ({ name: f.name, description: f.description, parameters: f.parameters }));
     this.conversation = new Conversation({
       store: options.store,
-      sessionId: options.sessionId ?? crypto.randomUUID(),
+      sessionId: options.sessionId ?? newId(),
       onStoreError: options.onStoreError,
       owner: 'RemoteAgent',
     });
@@ -280,7 +279,7 @@ export class RemoteAgent {
    */
   useSession(sessionId: string | undefined, session?: Session): void {
     if (this.running) throw new PagentError('RemoteAgent is running: cannot switch conversations until the run ends', { code: 'busy', where: 'agent' });
-    this.conversation.use(sessionId ?? crypto.randomUUID(), session);
+    this.conversation.use(sessionId ?? newId(), session);
     this.steers = [];
     this.currentState = this.options.state;
     this.serverSessionId = undefined;
@@ -399,10 +398,8 @@ export class RemoteAgent {
       protocol = await this.protocolLoad;
     } catch (err) {
       run.ended = true;
-      const error = err instanceof PagentError ? err : new PagentError(`RemoteAgent could not start: ${errorText(err)}`, { code: 'network', where: 'remote', cause: err });
-      yield { method: 'RunBegin', params: { user_input: inputText(userInput) } };
-      yield { method: 'RunError', params: { message: error.message, code: error.code, where: error.where ?? 'remote' } };
-      yield { method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' } };
+      const error = err instanceof PagentError ? err : new PagentError(`RemoteAgent could not start: ${errorMessage(err)}`, { code: 'network', where: 'remote', cause: err });
+      yield* failedRunEvents({ message: error.message, code: error.code, where: error.where ?? 'remote' }, inputText(userInput));
       return;
     }
     const resumed = this.resuming;
@@ -474,7 +471,7 @@ export class RemoteAgent {
         const given = this.options.headers;
         headers = typeof given === 'function' ? await given() : given;
       } catch (err) {
-        return yield* this.endFailed(run, new PagentError(`RemoteAgent could not build the request: ${errorText(err)}`, { code: 'provider', where: 'remote', cause: err }));
+        return yield* this.endFailed(run, new PagentError(`RemoteAgent could not build the request: ${errorMessage(err)}`, { code: 'provider', where: 'remote', cause: err }));
       }
 
       for await (const event of client.stream(replay ? undefined : body, { signal, headers })) {
@@ -592,6 +589,7 @@ export class RemoteAgent {
   ): Record<string, unknown> {
     const body = protocol.body({
       threadId: this.sessionId,
+      runId: newId(),
       messages: run.merge ? [...history, ...turnMessages(run, undefined)] : history,
       tools: this.toolInfo,
       state: this.currentState,
@@ -712,7 +710,7 @@ export class RemoteAgent {
       return signal.aborted ? undefined : outcome;
     } catch (err) {
       if (signal.aborted) return undefined;
-      return { content: `${call.function.name} error: ${errorText(err)}`, ok: false };
+      return { content: `${call.function.name} error: ${errorMessage(err)}`, ok: false };
     }
   }
 

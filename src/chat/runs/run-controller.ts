@@ -5,7 +5,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { PagentError } from '../../errors.js';
-import type { UnknownEvent, WireEvent } from '../../wire/events.js';
+import { emptyStep, type UnknownEvent, type WireEvent } from '../../wire/events.js';
 import { currentAnswer } from '../timeline/commands.js';
 import { reduceTimeline } from '../timeline/reducer.js';
 import type { TimelineState } from '../timeline/items.js';
@@ -151,7 +151,7 @@ export function eventsClosingRun(timeline: TimelineState, outcome: Pick<RunOutco
     timeline = reduceTimeline(timeline, begin);
   }
   if (!timeline.runOpen) return events;
-  const empty = { content: currentAnswer(timeline), tool_calls: [], reasoning_content: '', usage: null };
+  const empty = { ...emptyStep(), content: currentAnswer(timeline) };
   if (outcome.aborted) return [...events, { method: 'RunEnd', params: { ...empty, stop_reason: 'cancelled' } }];
   const { error } = outcome;
   const message = error instanceof Error ? error.message : 'The source ended before its run did (no RunEnd)';

@@ -3,7 +3,7 @@
  * live run, so a reopened conversation looks as it did.
  */
 import type { ChatMessage } from '../../agent/messages.js';
-import type { StopReason, WireEvent } from '../../wire/events.js';
+import { emptyStep, type StopReason, type WireEvent } from '../../wire/events.js';
 import { splitParts } from '../attachments/content-parts.js';
 import { addUserMessage } from './commands.js';
 import { createTimeline, type TimelineState } from './items.js';
@@ -22,7 +22,7 @@ export function timelineFromMessages(messages: readonly ChatMessage[], lastStop?
   const flush = (stop?: StopReason): void => {
     stepped = false;
     if (events.length === 0) return;
-    events.push({ method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null, ...(stop && { stop_reason: stop }) } });
+    events.push({ method: 'RunEnd', params: { ...emptyStep(), ...(stop && { stop_reason: stop }) } });
     for (const event of events) s = reduceTimeline(s, event);
     events.length = 0;
   };

@@ -8,7 +8,7 @@
  * states (so only the newest state is valid — the reducer is deterministic and does no I/O, but it is
  * not persistent).
  */
-import type { UnknownEvent, WireEvent } from '../../wire/events.js';
+import { emptyStep, type UnknownEvent, type WireEvent } from '../../wire/events.js';
 import { errorKind } from '../error-kind.js';
 import { num, prettyJson, summariseUsage } from './display-values.js';
 import { blockOf, emptyBlock, endBlocks, nextKey, push, replace, retireRetry, setTool, type Draft } from './draft.js';
@@ -92,7 +92,7 @@ export function reduceTimeline(state: TimelineState, event: WireEvent | UnknownE
   const s: Draft = { ...state, work: state.work + 1 };
   switch (e.method) {
     case 'RunBegin':
-      if (s.runOpen) closeRun(s, { method: 'RunEnd', params: { content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' } });
+      if (s.runOpen) closeRun(s, { method: 'RunEnd', params: { ...emptyStep(), stop_reason: 'error' } });
       beginRun(s, e.params.user_input);
       break;
     case 'TurnBegin':

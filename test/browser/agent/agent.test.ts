@@ -2,10 +2,10 @@
 // (test/server/replay.ts, /replay/_script/<key>): real fetch, real LLM client, real aborts.
 import { describe, expect, inject, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
-import { LLM } from '../../../src/agent/llm.js';
+import { LLM } from '../../../src/agent/llm/llm.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
-import { Session } from '../../../src/agent/session.js';
-import { tool } from '../../../src/agent/tools.js';
+import { Session } from '../../../src/agent/sessions/session.js';
+import { tool } from '../../../src/agent/tools/tools.js';
 import { createSessionStore } from '../../../src/store/session-store.js';
 import { PagentError } from '../../../src/errors.js';
 import type { ParamsOf, WireEvent } from '../../../src/wire/events.js';

@@ -2,9 +2,9 @@
 // the user message goes out as {role: "user", content: parts} exactly; sessions keep and count parts.
 import { describe, expect, inject, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
-import { LLM } from '../../../src/agent/llm.js';
+import { LLM } from '../../../src/agent/llm/llm.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
-import { CompactingSession, Session, SlidingWindowSession, messageTokens } from '../../../src/agent/session.js';
+import { CompactingSession, Session, SlidingWindowSession, messageTokens } from '../../../src/agent/sessions/session.js';
 import { IMAGE_TOKENS, IMAGE_TOKENS_LOW, type UserContentPart } from '../../../src/agent/content-parts.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 import type { ScriptedResponse } from '../../server/replay.js';

@@ -2,9 +2,9 @@
 // request bodies the server received are exactly the active path.
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
-import { LLM } from '../../../src/agent/llm.js';
+import { LLM } from '../../../src/agent/llm/llm.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
-import { tool } from '../../../src/agent/tools.js';
+import { tool } from '../../../src/agent/tools/tools.js';
 import { createSessionStore, type SessionStore } from '../../../src/store/index.js';
 import type { ScriptedResponse } from '../../server/replay.js';
 import { expectValidHistory } from '../../helpers/history.js';

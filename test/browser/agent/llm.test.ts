@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { LLM, type LLMOptions, type LLMRetryInfo, type LLMStreamEvent } from '../../../src/agent/llm.js';
+import { LLM, type LLMOptions, type LLMRetryInfo, type LLMStreamEvent } from '../../../src/agent/llm/llm.js';
 import { HttpError, PagentError } from '../../../src/errors.js';
 import { QUIRK_STREAMS } from '../../server/llm-quirks.js';
 

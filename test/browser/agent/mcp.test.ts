@@ -2,9 +2,9 @@
 // cross-origin over Streamable HTTP.
 import { describe, expect, inject, it } from 'vitest';
 import { Agent, type AgentModel, type AgentModelEvent, type AgentModelRequest } from '../../../src/agent/agent.js';
-import { LLM } from '../../../src/agent/llm.js';
-import { createMcpClient, mcpTools } from '../../../src/agent/mcp.js';
-import type { Tool } from '../../../src/agent/tools.js';
+import { LLM } from '../../../src/agent/llm/llm.js';
+import { createMcpClient, mcpTools } from '../../../src/agent/tools/mcp.js';
+import type { Tool } from '../../../src/agent/tools/tools.js';
 import { HttpError, PagentError } from '../../../src/errors.js';
 import { createSessionStore } from '../../../src/store/session-store.js';
 import type { WireEvent } from '../../../src/wire/events.js';

@@ -3,8 +3,8 @@
 // overloaded_error, a cut stream, a stream without its last event, an abort. The key is in no message.
 import { describe, expect, inject, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
-import { LLM, type LLMOptions, type LLMRetryInfo, type LLMStreamEvent } from '../../../src/agent/llm.js';
-import type { ModelApiName } from '../../../src/agent/model-api.js';
+import { LLM, type LLMOptions, type LLMRetryInfo, type LLMStreamEvent } from '../../../src/agent/llm/llm.js';
+import type { ModelApiName } from '../../../src/agent/llm/model-api.js';
 import { HttpError, PagentError } from '../../../src/errors.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 

@@ -4,10 +4,10 @@
 // request as the API would; the tests check that the reasoning each API needs back went back unchanged.
 import { describe, expect, inject, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
-import { LLM } from '../../../src/agent/llm.js';
-import type { ModelApiName } from '../../../src/agent/model-api.js';
-import { Session } from '../../../src/agent/session.js';
-import { tool } from '../../../src/agent/tools.js';
+import { LLM } from '../../../src/agent/llm/llm.js';
+import type { ModelApiName } from '../../../src/agent/llm/model-api.js';
+import { Session } from '../../../src/agent/sessions/session.js';
+import { tool } from '../../../src/agent/tools/tools.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 
 const api = inject('apiUrl');

@@ -3,10 +3,10 @@
 // request bodies with what pagent produced and sent.
 import { describe, expect, inject, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
-import { LLM } from '../../../src/agent/llm.js';
+import { LLM } from '../../../src/agent/llm/llm.js';
 import type { ChatMessage, ToolSchema } from '../../../src/agent/messages.js';
-import { Session } from '../../../src/agent/session.js';
-import { tool, type Tool } from '../../../src/agent/tools.js';
+import { Session } from '../../../src/agent/sessions/session.js';
+import { tool, type Tool } from '../../../src/agent/tools/tools.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 
 const api = inject('apiUrl');

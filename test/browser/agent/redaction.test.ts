@@ -1,11 +1,11 @@
 // issue 10, item 5: everything the agent emits or stores is redacted, tool faults and results included.
 import { describe, expect, inject, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
-import { LLM } from '../../../src/agent/llm.js';
+import { LLM } from '../../../src/agent/llm/llm.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 import { fileTextPart } from '../../../src/chat/attachments/prepare.js';
 import type { ChatAttachment } from '../../../src/chat/attachments/types.js';
-import { tool } from '../../../src/agent/tools.js';
+import { tool } from '../../../src/agent/tools/tools.js';
 import { createSessionStore } from '../../../src/store/session-store.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 import type { ScriptedResponse } from '../../server/replay.js';

@@ -2,7 +2,7 @@
 // convertToModelMessages, streamText over ai/test's mock model, toUIMessageStreamResponse), in Chromium.
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { RemoteAgent } from '../../../src/agent/remote/remote-agent.js';
-import { tool } from '../../../src/agent/tools.js';
+import { tool } from '../../../src/agent/tools/tools.js';
 import { createSessionStore } from '../../../src/store/session-store.js';
 import type { ParamsOf, WireEvent } from '../../../src/wire/events.js';
 import { expectValidHistory } from '../../helpers/history.js';

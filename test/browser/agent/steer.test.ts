@@ -2,10 +2,10 @@
 // the request bodies the server recorded show where the steered message went.
 import { describe, expect, inject, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
-import { LLM } from '../../../src/agent/llm.js';
+import { LLM } from '../../../src/agent/llm/llm.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
-import { Session } from '../../../src/agent/session.js';
-import { tool } from '../../../src/agent/tools.js';
+import { Session } from '../../../src/agent/sessions/session.js';
+import { tool } from '../../../src/agent/tools/tools.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 import type { ScriptedResponse } from '../../server/replay.js';
 import { expectValidHistory } from '../../helpers/history.js';

@@ -1,6 +1,6 @@
 /** Files for the attachment tests, made here (never by the code under test), and the scripted model. */
 import { expect, inject } from 'vitest';
-import { LLM } from '../../../src/agent/llm.js';
+import { LLM } from '../../../src/agent/llm/llm.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 import type { ScriptedResponse } from '../../server/replay.js';
 

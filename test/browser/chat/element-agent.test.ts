@@ -2,8 +2,8 @@ import { expect as chaiExpect } from '@open-wc/testing';
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentModel, type AgentModelEvent, type AgentModelRequest } from '../../../src/agent/agent.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
-import { Session } from '../../../src/agent/session.js';
-import { tool } from '../../../src/agent/tools.js';
+import { Session } from '../../../src/agent/sessions/session.js';
+import { tool } from '../../../src/agent/tools/tools.js';
 import { createSessionStore } from '../../../src/store/session-store.js';
 import { $, $$, answers, chatFixture, toolCards, until } from './helpers.js';
 

@@ -272,7 +272,7 @@ describe('<pagent-chat> sent attachments', () => {
       method: 'POST',
       body: JSON.stringify({ responses: [{ status: 500, body: '{"error":{"message":"down"}}' }, { chunks: [chunk({ content: 'Back.' }), chunk({}, 'stop')] }] }),
     });
-    const { LLM } = await import('../../../src/agent/llm.js');
+    const { LLM } = await import('../../../src/agent/llm/llm.js');
     const agent = new Agent({ llm: new LLM('scripted', { baseURL: `${api}/replay/_script/${key}/v1`, retries: 0 }) });
     const el = await chatFixture((c) => (c.agent = agent));
     await pick(el, md());

@@ -5,7 +5,7 @@ import { expect as chaiExpect } from '@open-wc/testing';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { Agent } from '../../../src/agent/agent.js';
-import { LLM } from '../../../src/agent/llm.js';
+import { LLM } from '../../../src/agent/llm/llm.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 import { createSessionStore, type SessionStore } from '../../../src/store/index.js';
 import type { PagentChat } from '../../../src/chat/element.js';

@@ -2,7 +2,7 @@
 // details behind a disclosure, and untrusted text bidi-isolated.
 import { describe, expect, inject, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
-import { LLM, type LLMOptions } from '../../../src/agent/llm.js';
+import { LLM, type LLMOptions } from '../../../src/agent/llm/llm.js';
 import { $, chatFixture, END, pushAll, until } from './helpers.js';
 
 const api = inject('apiUrl');

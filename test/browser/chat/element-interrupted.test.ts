@@ -6,7 +6,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { RemoteAgent } from '../../../src/agent/remote/remote-agent.js';
 import { Agent, type AgentModel, type AgentModelRequest } from '../../../src/agent/agent.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
-import { tool } from '../../../src/agent/tools.js';
+import { tool } from '../../../src/agent/tools/tools.js';
 import { createSessionStore, type SessionStore } from '../../../src/store/index.js';
 import type { PagentChat } from '../../../src/chat/element.js';
 import { expectValidHistory } from '../../helpers/history.js';

@@ -7,7 +7,7 @@ import { expect as chaiExpect } from '@open-wc/testing';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { RemoteAgent, type RemoteAgentOptions } from '../../../src/agent/remote/remote-agent.js';
-import { tool } from '../../../src/agent/tools.js';
+import { tool } from '../../../src/agent/tools/tools.js';
 import type { PagentChat } from '../../../src/chat/element.js';
 import { createSessionStore, type SessionStore } from '../../../src/store/index.js';
 import { $, $$, answers, chatFixture, toolCards, until } from './helpers.js';

@@ -2,9 +2,9 @@
 import { expect as chaiExpect } from '@open-wc/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, type AgentModel, type AgentModelEvent, type AgentModelRequest } from '../../../src/agent/agent.js';
-import { Session } from '../../../src/agent/session.js';
-import { tool } from '../../../src/agent/tools.js';
-import { workspaceTools } from '../../../src/agent/workspace-tools.js';
+import { Session } from '../../../src/agent/sessions/session.js';
+import { tool } from '../../../src/agent/tools/tools.js';
+import { workspaceTools } from '../../../src/agent/tools/workspace-tools.js';
 import { createWorkspace, type Workspace } from '../../../src/store/workspace.js';
 import { timelineFromMessages } from '../../../src/chat/timeline/rebuild.js';
 import { $, $$, answers, chatFixture, until } from './helpers.js';

@@ -1,7 +1,7 @@
 // Sending from <pagent-chat>: what happens to the user's message in every situation (issue 10, items 1, 8, 9, 10).
 import { describe, expect, inject, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
-import { Session } from '../../../src/agent/session.js';
+import { Session } from '../../../src/agent/sessions/session.js';
 import { PagentError } from '../../../src/errors.js';
 import { createSessionStore } from '../../../src/store/session-store.js';
 import { scriptedModel } from '../../unit/agent/scripted-model.js';

@@ -8,7 +8,7 @@ import { page } from 'vitest/browser';
 import type { PagentChat, ToolCallState } from '../../../src/chat/element.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 import { Agent, type AgentModel, type AgentModelEvent } from '../../../src/agent/agent.js';
-import { tool } from '../../../src/agent/tools.js';
+import { tool } from '../../../src/agent/tools/tools.js';
 import { $, $$, END, answers, chatFixture, pushAll, renderersLoaded, until } from './helpers.js';
 
 /** A model that answers each request with the next scripted step. */

@@ -3,8 +3,8 @@ import { createSessionStore, type SessionStore } from '../../../src/store/index.
 import { Agent } from '../../../src/agent/agent.js';
 import type { PagentError } from '../../../src/errors.js';
 import { scriptedModel } from '../../unit/agent/scripted-model.js';
-import { LLM } from '../../../src/agent/llm.js';
-import { tool } from '../../../src/agent/tools.js';
+import { LLM } from '../../../src/agent/llm/llm.js';
+import { tool } from '../../../src/agent/tools/tools.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 import { uniqueName } from './helpers.js';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 import type { UserContentPart } from '../../../src/agent/content-parts.js';
-import { Session } from '../../../src/agent/session.js';
+import { Session } from '../../../src/agent/sessions/session.js';
 import { createSessionStore } from '../../../src/store/session-store.js';
 import { StoreError } from '../../../src/errors.js';
 import { rawEntries, uniqueName } from './helpers.js';

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createKeyStore, createSessionStore, type SessionStore } from '../../../src/store/index.js';
 import { StoreError } from '../../../src/errors.js';
 import { Agent } from '../../../src/agent/agent.js';
-import { LLM } from '../../../src/agent/llm.js';
-import { tool } from '../../../src/agent/tools.js';
+import { LLM } from '../../../src/agent/llm/llm.js';
+import { tool } from '../../../src/agent/tools/tools.js';
 import { rawEntries, uniqueName } from './helpers.js';
 
 const API_KEY = 'sk-test-9f8e7d6c5b4a-DO-NOT-STORE';

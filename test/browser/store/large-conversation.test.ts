@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSessionStore, type SessionStore } from '../../../src/store/index.js';
 import { Agent } from '../../../src/agent/agent.js';
-import { Session } from '../../../src/agent/session.js';
+import { Session } from '../../../src/agent/sessions/session.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 import { scriptedModel } from '../../unit/agent/scripted-model.js';
 import { uniqueName } from './helpers.js';

@@ -1,7 +1,7 @@
 // Memory saved in the session store (real IndexedDB in Chromium): beside the sessions, never listed with them.
 import { describe, expect, it } from 'vitest';
-import { Memory } from '../../../src/agent/memory.js';
-import { Session } from '../../../src/agent/session.js';
+import { Memory } from '../../../src/agent/sessions/memory.js';
+import { Session } from '../../../src/agent/sessions/session.js';
 import { createSessionStore } from '../../../src/store/session-store.js';
 
 describe('Memory in the session store', () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSessionStore, type SessionStore, type StoreChange } from '../../../src/store/index.js';
 import { StoreError } from '../../../src/errors.js';
-import { Session } from '../../../src/agent/session.js';
+import { Session } from '../../../src/agent/sessions/session.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 import { countWrites, plant, rawEntries, turn, uniqueName } from './helpers.js';
 

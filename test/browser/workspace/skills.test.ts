@@ -1,9 +1,9 @@
 // Skills read from a real OPFS workspace, loaded by the model through use_skill in an Agent run.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, type AgentModel, type AgentModelEvent, type AgentModelRequest } from '../../../src/agent/agent.js';
-import { Session } from '../../../src/agent/session.js';
-import { createSkillRegistry, useSkillTool } from '../../../src/agent/skills.js';
-import { workspaceTools } from '../../../src/agent/workspace-tools.js';
+import { Session } from '../../../src/agent/sessions/session.js';
+import { createSkillRegistry, useSkillTool } from '../../../src/agent/tools/skills.js';
+import { workspaceTools } from '../../../src/agent/tools/workspace-tools.js';
 import { createWorkspace, type Workspace } from '../../../src/store/workspace.js';
 
 let ws: Workspace | undefined;

@@ -1,8 +1,8 @@
 // Workspace and its file tools against the real origin private file system in Chromium.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
-import type { Tool } from '../../../src/agent/tools.js';
-import { workspaceTools } from '../../../src/agent/workspace-tools.js';
+import type { Tool } from '../../../src/agent/tools/tools.js';
+import { workspaceTools } from '../../../src/agent/tools/workspace-tools.js';
 import { createWorkspace, WorkspaceError, type Workspace } from '../../../src/store/workspace.js';
 import type { AgentModel, AgentModelEvent } from '../../../src/agent/agent.js';
 

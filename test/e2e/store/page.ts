@@ -4,11 +4,11 @@
  */
 import { createSessionStore, type SessionStore, type StoreChange } from '../../../src/store/index.js';
 import { Agent } from '../../../src/agent/agent.js';
-import { LLM } from '../../../src/agent/llm.js';
-import { tool } from '../../../src/agent/tools.js';
-import { Session } from '../../../src/agent/session.js';
+import { LLM } from '../../../src/agent/llm/llm.js';
+import { tool } from '../../../src/agent/tools/tools.js';
+import { Session } from '../../../src/agent/sessions/session.js';
 import { createWorkspace } from '../../../src/store/workspace.js';
-import { workspaceTools } from '../../../src/agent/workspace-tools.js';
+import { workspaceTools } from '../../../src/agent/tools/workspace-tools.js';
 import '../../../src/chat/pagent-chat.js';
 import type { PagentChat } from '../../../src/chat/element.js';
 

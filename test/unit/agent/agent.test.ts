@@ -1,10 +1,10 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { Agent, type AgentModel, type AgentStore } from '../../../src/agent/agent.js';
-import type { LLM } from '../../../src/agent/llm.js';
-import type { SessionStore } from '../../../src/store/session-store.js';
+import type { LLM } from '../../../src/agent/llm/llm.js';
+import type { SessionStore } from '../../../src/store/session-store-types.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
-import { CompactingSession, Session, SlidingWindowSession, type SummaryModel } from '../../../src/agent/session.js';
-import { tool, type Tool } from '../../../src/agent/tools.js';
+import { CompactingSession, Session, SlidingWindowSession, type SummaryModel } from '../../../src/agent/sessions/session.js';
+import { tool, type Tool } from '../../../src/agent/tools/tools.js';
 import { decodeEventLine } from '../../../src/wire/codec.js';
 import type { ParamsOf, WireEvent } from '../../../src/wire/events.js';
 import { PagentError, StoreError, type StoreErrorReason } from '../../../src/errors.js';
@@ -494,7 +494,9 @@ describe('Agent store wiring', () => {
     const store: AgentStore = { load: async () => { throw new Error('blocked'); }, append: async () => undefined };
     const events = await collect(new Agent({ llm: scriptedModel([]), store, sessionId: 's1' }).events('q'));
     expect(methods(events)).toEqual(['RunBegin', 'RunError', 'RunEnd']);
+    expect(events[0]?.params).toEqual({ user_input: 'q' });
     expect(events[1]?.params).toMatchObject({ code: 'store', where: 'store' });
+    expect(events[2]?.params).toEqual({ content: '', tool_calls: [], reasoning_content: '', usage: null, stop_reason: 'error' });
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRedactor, isSecretLike, secretHeaderValues } from '../../../src/agent/redact.js';
-import { LLM } from '../../../src/agent/llm.js';
+import { LLM } from '../../../src/agent/llm/llm.js';
 import { PagentError } from '../../../src/errors.js';
 
 const KEY = 'sk-proj-Q9x2LmA7vB3nR8tY1wZ4';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
-import { Session } from '../../../src/agent/session.js';
-import { tool } from '../../../src/agent/tools.js';
+import { Session } from '../../../src/agent/sessions/session.js';
+import { tool } from '../../../src/agent/tools/tools.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 import { call, scriptedModel } from './scripted-model.js';

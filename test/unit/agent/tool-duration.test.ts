@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Agent } from '../../../src/agent/agent.js';
-import { tool } from '../../../src/agent/tools.js';
+import { tool } from '../../../src/agent/tools/tools.js';
 import type { ParamsOf, WireEvent } from '../../../src/wire/events.js';
 import { call, scriptedModel } from './scripted-model.js';
 

@@ -104,6 +104,13 @@ describe('shared run pieces', () => {
     expect(emptyStep()).toEqual({ content: '', tool_calls: [], reasoning_content: '', usage: null });
   });
 
+  it('opens a failed run with the user input it is given', () => {
+    expect(failedRunEvents({ code: 'store', message: 'unreadable', where: 'store' }, 'hello')[0]).toEqual({
+      method: 'RunBegin',
+      params: { user_input: 'hello' },
+    });
+  });
+
   it('recognises pagentv4\'s short RunEnd by its missing content', () => {
     expect(isShortRunEnd('RunEnd', { turn: 1, stop_reason: 'no_tool_calls' })).toBe(true);
     expect(isShortRunEnd('RunEnd', { content: '', tool_calls: [], reasoning_content: '', usage: null })).toBe(false);
