@@ -508,10 +508,9 @@ export class PagentChat extends LitElement {
       this.showAgentConversation();
       if (this.agent && this.store) void this.loadKeepAlive();
     }
-    if (changed.has('src')) {
-      if (this.srcSource && this.srcSource.url !== this.src) this.srcSource = undefined;
-      if (this.src) preloadSrcClient();
-    }
+    if (changed.has('src') && this.srcSource && this.srcSource.url !== this.src) this.srcSource = undefined;
+    // src's client is a chunk: fetched ahead of the first message once src is the source in use
+    if (this.src && !this.agent && !this.client) preloadSrcClient();
   }
 
   override render() {
