@@ -8,6 +8,7 @@ import type { ChatMessage } from '../agent/messages.js';
 import { StoreError } from '../errors.js';
 import { blobRange, restoreMessage, type BlobKey } from './attachment-blobs.js';
 import { storedMessage } from './message-checks.js';
+import { feedbackProblem, storedFeedback } from './feedback.js';
 import { RECORD_VERSION, messageRecordProblem, sessionRecordProblem, type MessageRecord, type SessionRecord } from './records.js';
 import type { SessionTree, TreeNode } from './tree.js';
 
@@ -76,7 +77,9 @@ export async function readTree(
     } catch (err) {
       throw corrupt(err instanceof Error ? err.message : String(err));
     }
-    nodes.push({ seq: i, parent, message });
+    const node: TreeNode = { seq: i, parent, message };
+    if (value.feedback !== undefined && feedbackProblem(value.feedback) === undefined) node.feedback = storedFeedback(value.feedback);
+    nodes.push(node);
   }
   return { record, tree: { head: record.head, nodes, choices: { ...record.choices } } };
 }

@@ -27,7 +27,8 @@ import { messagesProblem } from './message-checks.js';
 import { blobRange, nameQuotaAttachment, putMessage } from './attachment-blobs.js';
 import { messageKey, messageRange, placeOf, readTree, sessionKey, upgradeRecord, type TreeRecord } from './read-tree.js';
 import { activePath, choicesFor, childrenOf, leafBelow, type SessionTree } from './tree.js';
-import type { MessageRecord } from './records.js';
+import { messageRecordProblem, type MessageRecord } from './records.js';
+import { feedbackProblem, storedFeedback, type MessageFeedback } from './feedback.js';
 import { abortWith, describe, openConnection, storeError } from './connection.js';
 import { createChangeFeed } from './store-changes.js';
 import { writeWhole } from './write-tree.js';
@@ -149,6 +150,15 @@ export interface SessionStore {
    *   a broken conversation. {@link SessionStore.save} of the whole session stores it again.
    */
   append(id: string, messages: readonly ChatMessage[], options?: AppendOptions): Promise<AppendResult>;
+  /**
+   * Keeps the reader's rating of message `seq` (👍/👎 and an optional comment) on its record, beside the
+   * message (never sent to a provider); `null` removes it. `loadTree` and `export` give it back on the
+   * message's node, and `import` restores it. It changes neither the conversation's `updatedAt` nor its
+   * place in the list.
+   * @throws StoreError `invalid` for a rating that is not `{rating: "up" | "down", comment?: string}`
+   *   (nothing is written then); `not-found` when there is no such session or message.
+   */
+  setFeedback(id: string, seq: number, feedback: MessageFeedback | null): Promise<void>;
   /** Sets the title. @throws StoreError `not-found` when there is no such session. */
   rename(id: string, title: string): Promise<void>;
   /** Deletes a session and all its messages; deleting a missing session does nothing. */
@@ -464,6 +474,21 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       const { from, head, parent, record } = result;
       emit({ type: 'append', id, from, count: messages.length, messageCount: record.messageCount, parent, head });
       return { from, head };
+    },
+
+    async setFeedback(id, seq, feedback) {
+      checkId(id, 'setFeedback');
+      const problem = !Number.isSafeInteger(seq) || seq < 0 ? 'the message seq is not a count' : feedback === null ? undefined : feedbackProblem(feedback);
+      if (problem) throw new StoreError('invalid', `Session store setFeedback "${id}" failed: ${problem}`, { sessionId: id });
+      await run('readwrite', 'setFeedback', id, async (store) => {
+        const record: unknown = await promisifyRequest(store.get(messageKey(id, seq)));
+        if (record === undefined) throw new StoreError('not-found', `Session store setFeedback "${id}" failed: no message ${seq}`, { sessionId: id });
+        const bad = messageRecordProblem(record);
+        if (bad) throw new StoreError('corrupt', `Session store setFeedback "${id}" failed: message ${seq}: ${bad}`, { sessionId: id });
+        const { feedback: _old, ...rest } = record as MessageRecord;
+        store.put(feedback === null ? rest : { ...rest, feedback: storedFeedback(feedback) }, messageKey(id, seq));
+        await promisifyRequest(store.transaction);
+      });
     },
 
     async rename(id, title) {

@@ -8,7 +8,8 @@ import { blobRange, putMessage } from './attachment-blobs.js';
 import { messageKey, messageRange, sessionKey, type TreeRecord } from './read-tree.js';
 import { RECORD_VERSION, titleFrom, type SessionKind, type SessionRecord } from './records.js';
 import { pieceRange } from './turn-pieces.js';
-import type { SessionTree } from './tree.js';
+import { storedFeedback } from './feedback.js';
+import type { SessionTree, TreeNode } from './tree.js';
 
 /** Writes a whole session (replacing any stored one) inside `store`'s transaction. */
 export function writeWhole(
@@ -27,7 +28,9 @@ export function writeWhole(
   const depths: number[] = [];
   for (const node of nodes) {
     depths[node.seq] = node.parent === null ? 0 : depths[node.parent]! + 1;
-    putMessage(store, messageKey(id, node.seq), id, node.seq, node.message, { parent: node.parent, depth: depths[node.seq]! });
+    const place = { parent: node.parent, depth: depths[node.seq]! };
+    const rated = (node as TreeNode).feedback;
+    putMessage(store, messageKey(id, node.seq), id, node.seq, node.message, rated ? { ...place, feedback: storedFeedback(rated) } : place);
   }
   const head = tree ? tree.head : nodes.length - 1;
   const record: TreeRecord = {
