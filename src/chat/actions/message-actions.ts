@@ -337,6 +337,6 @@ export class MessageActions {
       canRetry: this.retryKey === item.key,
     };
     const copy = this.copyState?.key === item.key ? this.copyState : undefined;
-    return renderMessageActions(lit, item.key, target, ctx, on, copy);
+    return renderMessageActions(lit, item.key, target, ctx, on, copy, item.kind === 'answer' ? ctx.answerTools?.(item) : undefined);
   }
 }
