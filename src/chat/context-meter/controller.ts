@@ -50,7 +50,7 @@ export function contextTokens(items: readonly TimelineItem[], estimate: (text: s
 
 export class ContextMeter {
   /** The last count, kept while a run streams (the count is taken again when it ends). */
-  private last: { items: readonly TimelineItem[]; tokens: number } | undefined;
+  private last: { timeline: object; tokens: number } | undefined;
 
   constructor(private readonly host: ChatHost) {
     adoptStyles(host.el.renderRoot);
@@ -67,10 +67,11 @@ export class ContextMeter {
 
   /** The tokens the conversation shown takes. */
   get tokens(): number {
-    const items = this.host.timeline.items;
-    if (this.last && (this.last.items === items || this.host.el.streaming)) return this.last.tokens;
-    const tokens = contextTokens(items, (text) => countTokens(text)).tokens;
-    this.last = { items, tokens };
+    // the timeline's items grow in place: a new timeline object is what says something changed
+    const timeline = this.host.timeline;
+    if (this.last && (this.last.timeline === timeline || this.host.el.streaming)) return this.last.tokens;
+    const tokens = contextTokens(timeline.items, (text) => countTokens(text)).tokens;
+    this.last = { timeline, tokens };
     return tokens;
   }
 
