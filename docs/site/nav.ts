@@ -23,6 +23,7 @@ export const NAV: NavSection[] = [
     title: 'Guides',
     pages: [
       page('docs/guides/element.md', 'The <pagent-chat> element'),
+      page('docs/guides/voice.md', 'Voice, feedback and the context meter'),
       page('docs/guides/wire-client.md', 'WireClient: a stream in TypeScript'),
       page('docs/guides/agent.md', 'Agent: a BYO-key agent in the browser'),
       page('docs/guides/remote-agent.md', 'RemoteAgent: AI SDK and AG-UI back ends'),
