@@ -11,7 +11,7 @@
  */
 import { CodeBlockView } from './code-block.js';
 import { appendNode, appendText, createElement, setAttribute, type DomContext } from './inline-dom.js';
-import { parseReferences, type InlineContext, type LinkReference } from './inlines.js';
+import { parseDecidedReferences, parseReferences, type InlineContext, type LinkReference } from './inlines.js';
 import { InlineLeaf, type LeafHost } from './leaf.js';
 import { OPEN_TAG, CLOSE_TAG, unescapeString } from './syntax.js';
 import { TableView, alignments, isDelimiterRow, splitRow, type Rerenderable } from './table.js';
@@ -171,6 +171,10 @@ export class MarkdownDocument implements LeafHost {
   private lastMatchedContainer: Block;
   private readonly refmap = new Map<string, LinkReference>();
   private readonly waiting = new Map<string, Set<Rerenderable>>();
+  /** Text that referred to a label defined since, to render again (see {@link flushStale}). */
+  private readonly stale = new Set<Rerenderable>();
+  private definedSinceFlush = 0;
+  private definedAtFlush = 0;
   private readonly needEntities = new Set<Rerenderable>();
   private unsubscribeEntities: (() => void) | null = null;
   private readonly kept = new WeakSet<object>();
@@ -228,6 +232,7 @@ export class MarkdownDocument implements LeafHost {
       this.finalize(this.tip, this.lineNumber);
       if (!parent) break;
     }
+    this.flushStale();
   }
 
   // ——— streaming lines ———
@@ -289,6 +294,7 @@ export class MarkdownDocument implements LeafHost {
     switch (block.type) {
       case 'paragraph':
         block.leaf!.append('\n');
+        this.takeDecidedDefinitions(block);
         break;
       case 'code_block':
         if (this.infoLine) {
@@ -318,8 +324,25 @@ export class MarkdownDocument implements LeafHost {
     block.heldBlanks = [];
   }
 
+  /**
+   * A paragraph still receiving lines gives up the link reference definitions at its start as soon as
+   * they are decided: kept until it closed, they were parsed again with each line (quadratic in their
+   * number), and no text after them could settle.
+   */
+  private takeDecidedDefinitions(paragraph: Block): void {
+    const leaf = paragraph.leaf!;
+    if (!leaf.mayHoldDefinitions || !leaf.empty) return;
+    const content = leaf.content();
+    if (!content.startsWith('[')) return;
+    const consumed = parseDecidedReferences(content, (label, ref) => this.define(label, ref));
+    if (consumed > 0) leaf.rerender(content.slice(consumed));
+  }
+
   /** Renders what the last append changed in the open leaf. */
   private refresh(): void {
+    // Text waiting for definitions is rendered again each time their number has doubled (and at the end):
+    // one definition at a time, a long text referring to many of them cost its length per definition.
+    if (this.definedSinceFlush > 0 && this.definedSinceFlush >= this.definedAtFlush) this.flushStale();
     const tip = this.tip;
     tip.leaf?.update();
     if (this.streaming && this.lineTarget?.type === 'table') this.lineTarget.table!.row(this.lineContent, false);
@@ -961,7 +984,17 @@ export class MarkdownDocument implements LeafHost {
     const waiting = this.waiting.get(label);
     if (!waiting) return;
     this.waiting.delete(label);
-    for (const target of waiting) target.rerender();
+    for (const target of waiting) this.stale.add(target);
+    this.definedSinceFlush += 1;
+  }
+
+  /** Renders again the text that referred to labels defined since the last flush. */
+  private flushStale(): void {
+    this.definedAtFlush += this.definedSinceFlush;
+    this.definedSinceFlush = 0;
+    const targets = [...this.stale];
+    this.stale.clear();
+    for (const target of targets) target.rerender();
   }
 
   private contextFor(target: Rerenderable): InlineContext {
