@@ -664,6 +664,27 @@ describe('work grows linearly with the input', () => {
     }
   }, 120_000);
 
+  it('lays out a 100 kB answer written as one line in chunks: the block that changes stays small', () => {
+    const words = ['alpha', 'beta', '**gamma**', '`delta`', 'epsilon', '[link](https://example.com/x)', 'a_b'];
+    let text = '';
+    for (let i = 0; text.length < 100_000; i++) text += `${words[i % words.length]} `;
+    const el = document.createElement('div');
+    const md = createMarkdownStream(el);
+    let largest = 0;
+    for (let i = 0; i < text.length; i += 8) {
+      md.append(text.slice(i, i + 8));
+      // the block the streaming tail goes in: the paragraph's last chunk
+      const p = el.querySelector('p')!;
+      const block = p.lastElementChild?.tagName === 'DIV' ? p.lastElementChild : p;
+      largest = Math.max(largest, block.textContent!.length);
+    }
+    md.end();
+    expect(text).not.toContain('\n');
+    expect(el.querySelector('p')!.textContent!.length).toBeGreaterThan(50_000);
+    expect(largest).toBeLessThan(10_000);
+    expect(el.innerHTML).toBe(whole(text).innerHTML);
+  });
+
   it('takes decided definitions out of a paragraph still streaming, and still renders the last one only once decided', () => {
     const el = document.createElement('div');
     const md = createMarkdownStream(el);
