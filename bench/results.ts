@@ -38,7 +38,7 @@ function keptSection(): string {
 }
 
 /** The other benchmarks whose printouts are copied in (bench/<name>.bench.ts). */
-const OTHERS = ['agent', 'store', 'element', 'llm'];
+const OTHERS = ['agent', 'store', 'in-flight-save', 'element', 'llm'];
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
