@@ -34,8 +34,8 @@ export async function bundleIife(entry: string, name: string, minify: boolean): 
   return chunk.code;
 }
 
-/** A blank page in `browser` that has run `script`, ready for `page.evaluate` of functions from tsx. */
-export async function pageWithScript(browser: Browser, script: string): Promise<Page> {
+/** A blank page in `browser` (or in one of its contexts) that has run `script`, ready for `page.evaluate` of functions from tsx. */
+export async function pageWithScript(browser: Pick<Browser, 'newPage'>, script: string): Promise<Page> {
   const page = await browser.newPage();
   await page.setContent('<!doctype html><body></body>');
   // tsx compiles with keepNames, so functions passed to page.evaluate call a `__name` helper.

@@ -2,7 +2,10 @@
  * Decoding against its floor: the push decoder, `decodeWireStream` and `WireClient` over the same bytes
  * as `TextDecoder` + split + `JSON.parse` in one loop, next to eventsource-parser + `JSON.parse` and
  * AG-UI's `parseSSEStream`. Figures are throughput ratios (floor time / subject time, so 1.0 is the
- * floor and higher is faster), median of the repetitions, all measured in the same process.
+ * floor and higher is faster). Each figure is measured in several fresh processes, the floor and the
+ * subjects interleaved in rounds whose order alternates, and reported as the median over the processes
+ * with their spread (min–max): rounds in one process share one JIT and heap history, so they are not
+ * independent samples, and the committed figures of a single process did not hold on another machine.
  */
 import { createParser } from 'eventsource-parser';
 import { createWireDecoder, decodeWireStream, WireClient } from '../src/index.js';
@@ -123,9 +126,11 @@ export interface DecodeFigure {
 }
 
 /**
- * Measures every subject on `set` in rounds: each round times the floor, then each subject once, so that
- * a noisy, shared machine hits all alike. The first `warmup` rounds only warm the JIT up; each figure is
- * the median over the other `rounds` of (the round's floor time / the subject's time).
+ * Measures every subject on `set` in rounds, in this process: the floor and each subject once a round,
+ * so that a noisy, shared machine hits all alike; even rounds time the floor first, odd rounds the
+ * subjects first (in reverse order) and the floor last, so that no subject always runs right after the
+ * floor's whole-body garbage or always first after a collection. The first `warmup` rounds only warm the
+ * JIT up; each figure is the median over the other `rounds` of (the round's floor time / the subject's time).
  */
 export async function measureSet(
   set: DecodeSet,
@@ -163,9 +168,14 @@ export async function measureSet(
     const floors: number[] = [];
     const times = chosen.map(() => [] as number[]);
     for (let round = 0; round < warmup + rounds; round++) {
-      const floorMs = await time(() => floor(bytes));
-      const subjectMs: number[] = [];
-      for (const [, fn] of chosen) subjectMs.push(await time(fn));
+      const floorFirst = round % 2 === 0;
+      const subjectMs: number[] = new Array<number>(chosen.length);
+      let floorMs = floorFirst ? await time(() => floor(bytes)) : 0;
+      for (let k = 0; k < chosen.length; k++) {
+        const i = floorFirst ? k : chosen.length - 1 - k;
+        subjectMs[i] = await time(chosen[i]![1]);
+      }
+      if (!floorFirst) floorMs = await time(() => floor(bytes));
       if (round < warmup) continue;
       floors.push(floorMs);
       subjectMs.forEach((ms, i) => times[i]!.push(ms));
@@ -178,14 +188,46 @@ export async function measureSet(
   return figures;
 }
 
+/** One figure over several fresh processes (or pages): the median of their ratios and the spread. */
+export interface DecodeSpread extends DecodeFigure {
+  /** The lowest and highest of the processes' ratios. */
+  min: number;
+  max: number;
+  /** Each process's ratio, in the order they ran. */
+  ratios: number[];
+}
+
+/** Folds the figures of several processes (each the same list, in the same order) into medians and spreads. */
+export function spreadOf(runs: DecodeFigure[][]): DecodeSpread[] {
+  return runs[0]!.map((first, i) => {
+    const ratios = runs.map((r) => r[i]!.ratio);
+    return {
+      ...first,
+      ratio: median(ratios),
+      ms: median(runs.map((r) => r[i]!.ms)),
+      floorMs: median(runs.map((r) => r[i]!.floorMs)),
+      min: Math.min(...ratios),
+      max: Math.max(...ratios),
+      ratios,
+    };
+  });
+}
+
+/** `0.80x the floor (0.78–0.82 over 5 processes; 10.1 ms vs 8.1 ms)`. */
+export function formatSpread(f: DecodeSpread, unit = 'processes'): string {
+  return `${f.ratio.toFixed(2)}x the floor (median; ${f.min.toFixed(2)}–${f.max.toFixed(2)} over ${f.ratios.length} ${unit}; ${f.ms.toFixed(2)} ms vs ${f.floorMs.toFixed(2)} ms)`;
+}
+
 /** The same measurement on a page: `globalThis.decodeBench` for `page.evaluate` (see bench/results.ts). */
 if (typeof window !== 'undefined') {
   (globalThis as Record<string, unknown>)['decodeBench'] = { makeSet, measureSet };
 }
 
-/** `npm run bench decode`: the 10k set, printed. */
+/** `npm run bench decode`: the 10k set, in five fresh Node processes (bench/decode-processes.ts), printed. */
 export async function run(): Promise<void> {
-  for (const f of await measureSet(makeSet(10_000), 21)) {
-    console.log(`${f.set}, ${f.format}, ${f.subject}: ${f.ratio.toFixed(2)}x the floor (${f.ms.toFixed(2)} ms vs ${f.floorMs.toFixed(2)} ms)`);
+  const { measureInProcesses } = await import('./decode-processes.js');
+  const processes = Number(process.env['BENCH_PROCESSES'] ?? 5);
+  for (const f of await measureInProcesses(10_000, 21, processes)) {
+    console.log(`${f.set}, ${f.format}, ${f.subject}: ${formatSpread(f)}`);
   }
 }

@@ -8,6 +8,9 @@
  *    the page's main thread) over a run of streamed deltas, at the start and at the end of a 100 kB
  *    paragraph, a 5,000-line code block, a 1,000-item list, a 500-row table, a 10,000-token answer and a
  *    2,000-run conversation. The ratio end/start is what is compared (same run, same machine).
+ * 4. Pathological inputs (cmark's test/pathological_tests.py, a long table, one long line, link reference
+ *    definitions before and after their uses, and a macro bomb of math) at n and 4n, rendered whole and
+ *    streamed in deltas of 64 characters (a frame of a fast stream): the time ratio 4n/n, linear being 4.
  */
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -75,6 +78,83 @@ function streamWork({ kind, count }: { kind: 'mixed' | 'paragraph' | 'code'; cou
   stream.end();
   el.remove();
   return work;
+}
+
+/** A pathological input, built from `n` repetitions of its unit. */
+interface Pathological {
+  name: string;
+  n: number;
+  make: (n: number) => string;
+}
+
+const lines = (n: number, line: (i: number) => string): string => Array.from({ length: n }, (_, i) => line(i)).join('');
+const MATH_BOMB = '$$\\def\\a{\\b\\b\\b\\b}\\def\\b{\\c\\c\\c\\c}\\def\\c{\\d\\d\\d\\d}\\def\\d{\\e\\e\\e\\e}\\def\\e{xxxx}\\a\\a\\a\\a$$\n\n';
+
+const PATHOLOGICAL: Pathological[] = [
+  { name: 'nested strong emph', n: 700, make: (n) => '*a **a '.repeat(n) + 'b' + ' a** a*'.repeat(n) },
+  { name: 'many emph closers with no openers', n: 3_000, make: (n) => 'a_ '.repeat(n) },
+  { name: 'many emph openers with no closers', n: 3_000, make: (n) => '_a '.repeat(n) },
+  { name: 'many link closers with no openers', n: 5_000, make: (n) => 'a]'.repeat(n) },
+  { name: 'many link openers with no closers', n: 5_000, make: (n) => '[a'.repeat(n) },
+  { name: 'mismatched openers and closers', n: 2_500, make: (n) => '*a_ '.repeat(n) },
+  { name: 'openers and closers multiple of 3', n: 3_000, make: (n) => 'a**b' + 'c* '.repeat(n) },
+  { name: 'link openers and emph closers', n: 2_500, make: (n) => '[ a_'.repeat(n) },
+  { name: 'pattern [ (]( repeated', n: 2_000, make: (n) => '[ (]('.repeat(n) },
+  { name: 'nested brackets', n: 5_000, make: (n) => '['.repeat(n) + 'a' + ']'.repeat(n) },
+  { name: 'nested block quotes', n: 5_000, make: (n) => '> '.repeat(n) + 'a' },
+  { name: 'deeply nested lists (n lines, n² characters)', n: 250, make: (n) => lines(n, (i) => `${'  '.repeat(i)}* a\n`) },
+  { name: 'backticks (n runs, n² characters)', n: 250, make: (n) => lines(n, (i) => `e${'`'.repeat(i + 1)}`) },
+  { name: 'unclosed links A', n: 2_000, make: (n) => '[a](<b'.repeat(n) },
+  { name: 'unclosed links B', n: 2_000, make: (n) => '[a](b'.repeat(n) },
+  { name: 'link reference definitions, then uses', n: 300, make: (n) => lines(n, (i) => `[${i}]: u\n`) + '\n' + lines(n, (i) => `[${i}] `) },
+  { name: 'uses, then link reference definitions', n: 300, make: (n) => lines(n, (i) => `[${i}] `) + '\n\n' + lines(n, (i) => `[${i}]: u\n`) },
+  { name: 'long table (rows)', n: 2_000, make: (n) => '| a | b | c |\n|---|---|---|\n' + lines(n, (i) => `| r${i} | ${i} | **x** |\n`) },
+  { name: 'one long line (words)', n: 4_000, make: (n) => lines(n, (i) => `${['alpha', 'beta', '**gamma**', '`delta`', 'eps'][i % 5]} `) },
+  { name: 'math macro bomb (formulas)', n: 25, make: (n) => MATH_BOMB.repeat(n) },
+];
+
+/** Runs in the page: ms to render `text` whole, and streamed in deltas of `delta` characters. */
+function renderTimes({ text, delta }: { text: string; delta: number }): { whole: number; streamed: number } {
+  const el = document.createElement('div');
+  document.body.append(el);
+  let t = performance.now();
+  window.md.renderMarkdown(el, text);
+  const whole = performance.now() - t;
+  el.replaceChildren();
+  t = performance.now();
+  const stream = window.md.createMarkdownStream(el);
+  for (let i = 0; i < text.length; i += delta) stream.append(text.slice(i, i + delta));
+  stream.end();
+  const streamed = performance.now() - t;
+  el.remove();
+  return { whole, streamed };
+}
+
+/** Prints, per pathological input, the time at n and 4n (best of three) and their ratio, whole and streamed. */
+async function pathological(page: Page): Promise<void> {
+  // the first formula loads the math renderer, so the bomb measures typesetting
+  await page.evaluate(() => window.md.renderMarkdown(document.createElement('div'), '$$x$$'));
+  await page.waitForTimeout(500);
+  console.log('pathological inputs at n and 4n (ms, best of 3; ratio 4n/n, linear = 4), whole | streamed in 64-character deltas:');
+  for (const c of PATHOLOGICAL) {
+    const best = async (n: number): Promise<{ whole: number; streamed: number }> => {
+      const text = c.make(n);
+      let r = { whole: Infinity, streamed: Infinity };
+      for (let i = 0; i < 3; i++) {
+        const x = await page.evaluate(renderTimes, { text, delta: 64 });
+        r = { whole: Math.min(r.whole, x.whole), streamed: Math.min(r.streamed, x.streamed) };
+      }
+      return r;
+    };
+    const a = await best(c.n);
+    const b = await best(4 * c.n);
+    const ms = (x: number): string => x.toFixed(1);
+    console.log(
+      `  ${c.name}, n = ${c.n.toLocaleString('en')} (${c.make(c.n).length.toLocaleString('en')} characters): ` +
+        `whole ${ms(a.whole)} → ${ms(b.whole)} ms = ${(b.whole / a.whole).toFixed(2)}x | ` +
+        `streamed ${ms(a.streamed)} → ${ms(b.streamed)} ms = ${(b.streamed / a.streamed).toFixed(2)}x`,
+    );
+  }
 }
 
 type Scenario = 'paragraph' | 'code' | 'list' | 'table' | 'answer' | 'math' | 'conversation';
@@ -246,6 +326,7 @@ export async function run(): Promise<void> {
       };
       console.log(`stream work per delta (${kind}), mean of 50 deltas ending at 100 | 10,000: ${at(100)} | ${at(10_000)}`);
     }
+    await pathological(page);
     await page.close();
 
     const open = async (): Promise<{ page: Page; cdp: CDPSession }> => {

@@ -24,6 +24,7 @@ export const NAV: NavSection[] = [
     pages: [
       page('docs/guides/element.md', 'The <pagent-chat> element'),
       page('docs/guides/markdown.md', 'Markdown, code and math in answers'),
+      page('docs/guides/voice.md', 'Voice, feedback and the context meter'),
       page('docs/guides/wire-client.md', 'WireClient: a stream in TypeScript'),
       page('docs/guides/agent.md', 'Agent: a BYO-key agent in the browser'),
       page('docs/guides/runner.md', "The agent's Runner features"),

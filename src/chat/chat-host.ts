@@ -1,7 +1,8 @@
 /**
- * What `<pagent-chat>` hands to its features loaded as chunks — the message actions, and those that keep a
- * conversation alive across pages (./interrupted/ and ./tabs/): one host object with the element itself,
- * for what it offers anyone, and the operations of its own they build on, so each feature is written over
+ * What `<pagent-chat>` hands to its features loaded as chunks — the message actions, those that keep a
+ * conversation alive across pages (./interrupted/ and ./tabs/), dictation, read aloud, feedback and the
+ * context meter: one host object with the element itself, for what it offers anyone, and the operations
+ * of its own they build on, so each feature is written over
  * these and the element only composes them.
  */
 import type { ReactiveControllerHost, html, nothing } from 'lit';
@@ -22,6 +23,12 @@ export type ChatElement = ReactiveControllerHost &
     readonly streaming: boolean;
     readonly renderRoot: HTMLElement | DocumentFragment;
     requestApproval(call: ApprovalRequest): Promise<boolean>;
+    /** The voice and feedback options (see the element's properties of the same names). */
+    readonly voice: boolean;
+    readonly readAloud: boolean;
+    readonly transcribe: ((audio: Blob) => Promise<string>) | undefined;
+    readonly feedback: boolean;
+    readonly contextWindow: number | undefined;
   };
 
 /** The element, as its features see it. */

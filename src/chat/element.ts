@@ -30,6 +30,10 @@ import { ToolChunks } from './tool-calls/chunks.js';
 import type { MessageActions } from './message-actions/controller.js';
 import type { KeepAlive } from './keep-alive.js';
 import type { ChatHost } from './chat-host.js';
+import type { Dictation } from './dictation/controller.js';
+import type { ReadAloud } from './read-aloud/controller.js';
+import type { Feedback } from './feedback/controller.js';
+import type { ContextMeter } from './context-meter/controller.js';
 import { eventsClosingRun, RunController, type RunOutcome, type RunSource } from './runs/run-controller.js';
 import { ScrollController } from './timeline/scroll-controller.js';
 import { TimelineChunks } from './timeline/chunks.js';
@@ -73,6 +77,7 @@ export type {
   PagentRegenerateDetail,
   PagentEditDetail,
   PagentBranchDetail,
+  PagentFeedbackDetail,
 } from './events.js';
 
 
@@ -103,6 +108,7 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  * @event {CustomEvent<PagentRegenerateDetail>} pagent-regenerate - `{text}` before the last answer is regenerated; cancelable.
  * @event {CustomEvent<PagentEditDetail>} pagent-edit - `{text, previous}` before an edited message is sent; cancelable.
  * @event {CustomEvent<PagentBranchDetail>} pagent-branch - `{seq}` before another version of a message is shown; cancelable.
+ * @event {CustomEvent<PagentFeedbackDetail>} pagent-feedback - `{messageId, rating, comment?, text}` when the reader rates an answer 👍 (`up`) or 👎 (`down`); cancelable: cancel it and the rating is neither shown nor stored.
  * @csspart timeline - The scrolling conversation (`role="log"`).
  * @csspart empty - The empty state: a short invitation and the suggestions, until the first message.
  * @csspart message - Every message; also `user` or `answer`.
@@ -125,6 +131,11 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  * @csspart turn - A turn boundary.
  * @csspart usage - Token usage of a run.
  * @csspart message-actions - The toolbar after a finished message: `message-copy-button`, `edit-button`, `regenerate-button`, `resend-button` (Retry of a stopped last run of `src` or `client`), `copy-failed`, and `branch-switcher` (`branch-previous`, `branch-position`, `branch-next`).
+ * @csspart read-aloud-button - "Read aloud" in a finished answer's actions (where the browser can speak; `aria-pressed` while it speaks that answer).
+ * @csspart speaking - The block (paragraph, list item, heading, cell) of the sentence being spoken.
+ * @csspart feedback - The 👍/👎 group in a finished answer's actions: `feedback-up`, `feedback-down` (`aria-pressed`), and after 👎 `feedback-form` with `feedback-comment`, `feedback-send`, `feedback-skip`.
+ * @csspart dictation-button - The microphone button in the composer (with `voice`; `aria-pressed` while listening); `dictation-status` ("Listening…", "Transcribing…") and `dictation-error` beside it.
+ * @csspart context-meter - How full the conversation is (with `contextWindow` or a known model): a `role="meter"` bar, its `context-figure` shown on hover and focus; `data-level="warning"` past 80 %.
  * @csspart message-editor - The inline editor of a user message: `editor-input`, `editor-cancel`, `editor-send`.
  * @csspart error - A failed run: a short sentence for its kind, `error-details` (the message, code, status, where) and `retry-button` inside.
  * @csspart jump-button - "Jump to latest", shown when scrolled up.
@@ -154,6 +165,7 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  * @cssproperty --pagent-spacing - Gap between rows.
  * @cssproperty --pagent-font-family - Text font.
  * @cssproperty --pagent-font-family-mono - Code font.
+ * @cssproperty --pagent-color-warning - The context meter past 80 %. @defaultValue the danger colour
  * @cssproperty --pagent-height - Height of the element. @defaultValue 480px
  */
 export class PagentChat extends LitElement {
@@ -233,6 +245,32 @@ export class PagentChat extends LitElement {
   @property({ attribute: false }) maxTotalAttachmentBytes = 50 * 1024 * 1024;
   /** Images are scaled down to this many pixels on their longer side before sending. @defaultValue 2048 */
   @property({ attribute: false }) maxImageSide = 2048;
+  /**
+   * A microphone button in the composer: the browser's `SpeechRecognition` (or `webkitSpeechRecognition`)
+   * writes what the user says into the message box in the element's `lang`, interim text included; Escape
+   * or a second press stops. Hidden where the browser has no recogniser, unless `transcribe` is set.
+   */
+  @property({ type: Boolean }) voice = false;
+  /**
+   * A server recogniser for `voice`: the microphone records with `MediaRecorder`, and the text this
+   * resolves with goes into the message box (e.g. a call to an OpenAI-compatible
+   * `/v1/audio/transcriptions`). Used instead of the browser's recogniser when set.
+   */
+  @property({ attribute: false }) transcribe: ((audio: Blob) => Promise<string>) | undefined;
+  /**
+   * Speaks answers as they stream, one finished sentence at a time, with the browser's `speechSynthesis`
+   * (code blocks, URLs and Markdown syntax are not read). Stop, a new message or another conversation
+   * stops it. Without it, every finished answer still has a "Read aloud" button where the browser can speak.
+   */
+  @property({ type: Boolean, attribute: 'read-aloud' }) readAloud = false;
+  /** 👍/👎 under every finished answer (see `pagent-feedback`); `false` hides them. @defaultValue true */
+  @property({ attribute: false }) feedback = true;
+  /**
+   * The model's context window in tokens: a meter in the composer shows how full the conversation is.
+   * Without it, an `agent` whose model's window is known (OpenAI, Anthropic, DeepSeek, Kimi … models of
+   * the presets) shows the meter too.
+   */
+  @property({ type: Number, attribute: 'context-window' }) contextWindow: number | undefined;
 
   /** The `lang` attribute picks the strings: `zh…` → zh-CN, `ja…` → ja, else en; absent: the nearest ancestor's `lang`. */
   @property({ attribute: 'lang' }) private langAttribute: string | null = null;
@@ -500,6 +538,12 @@ export class PagentChat extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     void this.loadActions();
+    if (this.voice) void this.loadDictation();
+    if (this.contextWindow || this.agent) void this.loadMeter();
+    if (this.timeline.items.length > 0 || this.readAloud) {
+      if (typeof speechSynthesis !== 'undefined') void this.loadReadAloud();
+      if (this.feedback) void this.loadFeedback();
+    }
     this.toolChunks.update(this.renderers);
     this.focusedBefore = this.shadowRoot?.activeElement ?? null;
     if (changed.has('store')) this.conversations.setStore(this.store);
@@ -568,6 +612,7 @@ export class PagentChat extends LitElement {
         : {}),
       onNew: () => this.reset(),
       onSteer: this.agent?.steer ? (text) => this.steer(text) : undefined,
+      tools: [this.dictation?.render(), this.meter?.render()],
     })}
     ${this.rawLog.render(s)}</div>`;
   }
@@ -593,7 +638,7 @@ export class PagentChat extends LitElement {
     const renderTool = renderers ? this.toolChunks.renderTool : undefined;
     const { longText } = this.toolChunks;
     const loaded = Boolean(this.attachments.state);
-    const actions = `${this.actions?.stamp} ${this.keepAlive?.interrupted.stamp}`;
+    const actions = `${this.actions?.stamp} ${this.keepAlive?.interrupted.stamp} ${this.readAloudPart?.stamp} ${this.feedbackPart?.stamp} ${this.feedback}`;
     return this.contextMemo([strings, canRetry, allowImage, loaded, renderers, renderTool, longText, actions], () => {
       const context: RowContext = {
         strings,
@@ -613,6 +658,7 @@ export class PagentChat extends LitElement {
         renderQuestion: (item, ctx) => this.questions.render(item, ctx),
         messageActions: (item) => this.actions?.render(item, context, this.actions.canBranch),
         interrupted: (item) => this.keepAlive?.interrupted.render(item),
+        answerTools: (item) => [this.readAloudPart?.render(item), this.feedbackPart?.render(item)],
         editingKey: this.actions?.editingKey,
       };
       return context;
@@ -712,6 +758,19 @@ export class PagentChat extends LitElement {
 
   private keepAlive: KeepAlive | undefined;
   private readonly loadKeepAlive = lazyChunk(() => import('./keep-alive.js').then((m) => (this.keepAlive ??= new m.KeepAlive(this.chatHost))));
+
+  // ----- voice and the small things, each a chunk loaded on first use: dictation (with `voice`), read aloud
+  // (where the browser speaks), feedback and the context meter (see ./dictation/, ./read-aloud/,
+  // ./feedback/, ./context-meter/) -----
+
+  private dictation: Dictation | undefined;
+  private readonly loadDictation = lazyChunk(() => import('./dictation/lazy.js').then((m) => (this.dictation ??= new m.Dictation(this.chatHost))));
+  private readAloudPart: ReadAloud | undefined;
+  private readonly loadReadAloud = lazyChunk(() => import('./read-aloud/lazy.js').then((m) => (this.readAloudPart ??= new m.ReadAloud(this.chatHost))));
+  private feedbackPart: Feedback | undefined;
+  private readonly loadFeedback = lazyChunk(() => import('./feedback/lazy.js').then((m) => (this.feedbackPart ??= new m.Feedback(this.chatHost))));
+  private meter: ContextMeter | undefined;
+  private readonly loadMeter = lazyChunk(() => import('./context-meter/lazy.js').then((m) => (this.meter ??= new m.ContextMeter(this.chatHost))));
 
   /** `source` run under the conversation's Web Lock, its events shown live in the other tabs. */
   private hold(source: RunSource): RunSource {

@@ -90,6 +90,19 @@ export interface PagentBranchDetail {
   seq: number;
 }
 
+/**
+ * `pagent-feedback`: the reader rated an answer 👍 (`up`) or 👎 (`down`, with what they wrote, if
+ * anything). Cancelable: cancel it and the rating is neither shown nor stored.
+ */
+export interface PagentFeedbackDetail {
+  /** `"<conversation id>:<seq>"` for an answer kept in the element's store, else the answer's key in the timeline. */
+  messageId: string;
+  rating: 'up' | 'down';
+  comment?: string;
+  /** The answer's Markdown source. */
+  text: string;
+}
+
 /** Payloads by event name. */
 export interface PagentChatEventMap {
   'pagent-send': CustomEvent<PagentSendDetail>;
@@ -104,9 +117,10 @@ export interface PagentChatEventMap {
   'pagent-regenerate': CustomEvent<PagentRegenerateDetail>;
   'pagent-edit': CustomEvent<PagentEditDetail>;
   'pagent-branch': CustomEvent<PagentBranchDetail>;
+  'pagent-feedback': CustomEvent<PagentFeedbackDetail>;
 }
 
-const CANCELABLE = new Set(['pagent-send', 'pagent-copy', 'pagent-regenerate', 'pagent-edit', 'pagent-branch', 'pagent-export']);
+const CANCELABLE = new Set(['pagent-send', 'pagent-copy', 'pagent-regenerate', 'pagent-edit', 'pagent-branch', 'pagent-export', 'pagent-feedback']);
 
 /** Builds one of the element's events: bubbling, composed, and cancelable for `pagent-send`, the message actions and `pagent-export`. */
 export function createChatEvent<K extends keyof PagentChatEventMap>(

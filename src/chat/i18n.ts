@@ -154,6 +154,33 @@ export interface PagentChatStrings {
   importFailed?: string;
   imported?: string;
   dropImport?: string;
+  // The strings of dictation, read aloud, feedback and the context meter come with their chunks
+  // (./dictation/strings.ts, ./read-aloud/strings.ts, ./feedback/strings.ts, ./context-meter/strings.ts).
+  /** The microphone button, and the same button while listening. */
+  dictate?: string;
+  stopDictation?: string;
+  /** Said while the browser listens, and while the page's `transcribe` works. */
+  dictationListening?: string;
+  dictationTranscribing?: string;
+  /** Why dictation stopped: the microphone refused, nothing heard, no microphone, anything else. */
+  dictationDenied?: string;
+  dictationNoSpeech?: string;
+  dictationNoMicrophone?: string;
+  dictationFailed?: string;
+  /** The read-aloud button under an answer, and the same button while it speaks. */
+  readAloud?: string;
+  stopReading?: string;
+  /** The 👍/👎 group's name, each button's name, the 👎 comment form and the thanks announced. */
+  feedback?: string;
+  feedbackUp?: string;
+  feedbackDown?: string;
+  feedbackComment?: string;
+  feedbackSend?: string;
+  feedbackSkip?: string;
+  feedbackThanks?: string;
+  /** The context meter's name; `{used}`, `{max}`, `{percent}`: tokens used, the window, the share. */
+  contextLabel?: string;
+  contextUsed?: string;
   // The strings of the agent's questions (a remote back end asking for input) come with their chunk
   // (defaults in all three languages); set them here to override.
   /** The heading of a question's card. */

@@ -17,9 +17,10 @@
  * - block quotes, lists and items nest at most 32 deep (deeper markers are text);
  * - named character references outside the ~40 most common ones read as written until the full HTML5 table
  *   (a lazily loaded 10 kB chunk) arrives, then the text using them is rendered again;
- * - a paragraph past 2,048 characters is split into block-level `<div>` chunks at soft line breaks, and a
- *   code block into chunks of 100 lines, so the browser lays out only the last chunk per update (a soft
- *   line break at a chunk boundary shows as a line break).
+ * - a paragraph past 2,048 characters is split into block-level `<div>` chunks at soft line breaks (a line
+ *   with none for 8,192 characters: after a space), and a code block into chunks of 100 lines, so the
+ *   browser lays out only the last chunk per update (a soft line break or a space at a chunk boundary
+ *   shows as a line break).
  */
 import { MarkdownDocument } from './markdown/blocks.js';
 import type { MarkdownStats } from './markdown/inline-dom.js';

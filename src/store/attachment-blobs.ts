@@ -9,6 +9,7 @@ import type { UserContentPart } from '../agent/content-parts.js';
 import { dataUrlBytes } from '../agent/content-parts.js';
 import { StoreError } from '../errors.js';
 import { RECORD_VERSION, type MessageRecord } from './records.js';
+import type { MessageFeedback } from './feedback.js';
 
 /** Key of one attachment's data: session id, message sequence number, index of the part. */
 export type BlobKey = ['blob', string, number, number];
@@ -83,7 +84,7 @@ export function putMessage(
   id: string,
   seq: number,
   message: ChatMessage,
-  place: { parent: number | null; depth: number },
+  place: { parent: number | null; depth: number; feedback?: MessageFeedback },
 ): void {
   const parts = externalParts(message);
   if (parts.length === 0) {

@@ -14,6 +14,7 @@ export type { StorageEstimateBytes } from './storage-estimate.js';
 export { activePath, siblingsOf } from './tree.js';
 export type { SessionTree, TreeNode } from './tree.js';
 export type { SessionKind, SessionExport } from './records.js';
+export type { MessageFeedback } from './feedback.js';
 export type { TurnPiece, InterruptedTurn } from './turn-pieces.js';
 export { conversationToMarkdown } from './session-markdown.js';
 export type { MarkdownLabels, MarkdownOptions, MarkdownSource } from './session-markdown.js';

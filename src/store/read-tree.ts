@@ -9,6 +9,7 @@ import { errorMessage, type StoreError } from '../errors.js';
 import { blobRange, restoreMessage, type BlobKey } from './attachment-blobs.js';
 import { storedMessage } from './message-checks.js';
 import { messageRecordProblem, sessionRecordProblem, type MessageRecord, type SessionRecord } from './records.js';
+import { feedbackProblem, storedFeedback } from './feedback.js';
 import type { SessionTree, TreeNode } from './tree.js';
 import { placeOf, upgradeRecord, type TreeRecord } from './tree-records.js';
 import { storeFailure } from './store-errors.js';
@@ -63,7 +64,9 @@ export async function readTree(
     } catch (err) {
       throw corrupt(errorMessage(err));
     }
-    nodes.push({ seq: i, parent, message });
+    const node: TreeNode = { seq: i, parent, message };
+    if (value.feedback !== undefined && feedbackProblem(value.feedback) === undefined) node.feedback = storedFeedback(value.feedback);
+    nodes.push(node);
   }
   return { record, tree: { head: record.head, nodes, choices: { ...record.choices } } };
 }

@@ -6,6 +6,7 @@ import type { ChatMessage } from '../agent/messages.js';
 import { partsTranscript } from '../agent/content-parts.js';
 import { conversationProblem, followCalls, messageProblem, unansweredProblem, type OpenCalls } from './message-checks.js';
 import type { SessionTree } from './tree.js';
+import { feedbackProblem, type MessageFeedback } from './feedback.js';
 
 /**
  * The schema version written by this library. Version 2 made conversations trees (a message record names
@@ -50,6 +51,8 @@ export interface MessageRecord {
   depth?: number;
   /** Indices of the user message's parts whose data lives in blob records (their URL is empty here). */
   blobs?: number[];
+  /** The reader's rating of this answer (see `SessionStore.setFeedback`); a record read with a bad one reads without it. */
+  feedback?: MessageFeedback;
 }
 
 /** The JSON file written by `export` and read by `import`. */
@@ -140,6 +143,9 @@ export function exportProblem(f: unknown): string | undefined {
   return conversationProblem(s.messages) ?? (f.version === 2 ? treeProblem(f.tree) : undefined);
 }
 
+/** The fields of an export's tree node: `feedback` only where the reader rated the message. */
+const NODE_FIELDS = ['seq', 'parent', 'message', 'feedback'];
+
 /** Says what is wrong with an export's tree, or `undefined`. */
 function treeProblem(t: unknown): string | undefined {
   if (!isObject(t) || !Array.isArray(t.nodes)) return 'the export of version 2 has no tree';
@@ -151,7 +157,9 @@ function treeProblem(t: unknown): string | undefined {
     const n = nodes[i];
     if (!isObject(n) || n.seq !== i) return `tree node ${i} is not message ${i}`;
     if (!(n.parent === null || (isCount(n.parent) && n.parent < i))) return `tree node ${i} has no parent before it`;
-    const problem = messageProblem(n.message);
+    const extra = Object.keys(n).find((key) => !NODE_FIELDS.includes(key));
+    if (extra !== undefined) return `tree node ${i} has an unknown field ${JSON.stringify(extra).slice(0, 60)}`;
+    const problem = messageProblem(n.message) ?? (n.feedback === undefined ? undefined : feedbackProblem(n.feedback));
     if (problem) return `tree node ${i}: ${problem}`;
     if (n.parent !== null) hasChild[n.parent] = true;
     const step = followCalls(n.parent === null ? undefined : open[n.parent], n.message as ChatMessage, i, 'tree node');

@@ -9,6 +9,7 @@ import type { SessionSearchHit, SessionSearchOptions } from './session-search.js
 import type { StorageEstimateBytes } from './storage-estimate.js';
 import type { SessionTree } from './tree.js';
 import type { InterruptedTurn, TurnPiece } from './turn-pieces.js';
+import type { MessageFeedback } from './feedback.js';
 
 /** A session as listed by {@link SessionStore.list}: its meta data only, no messages. */
 export interface SessionSummary {
@@ -96,6 +97,15 @@ export interface SessionStore {
    *   a broken conversation. {@link SessionStore.save} of the whole session stores it again.
    */
   append(id: string, messages: readonly ChatMessage[], options?: AppendOptions): Promise<AppendResult>;
+  /**
+   * Keeps the reader's rating of message `seq` (👍/👎 and an optional comment) on its record, beside the
+   * message (never sent to a provider); `null` removes it. `loadTree` and `export` give it back on the
+   * message's node, and `import` restores it. It changes neither the conversation's `updatedAt` nor its
+   * place in the list.
+   * @throws StoreError `invalid` for a rating that is not `{rating: "up" | "down", comment?: string}`
+   *   (nothing is written then); `not-found` when there is no such session or message.
+   */
+  setFeedback(id: string, seq: number, feedback: MessageFeedback | null): Promise<void>;
   /** Sets the title. @throws StoreError `not-found` when there is no such session. */
   rename(id: string, title: string): Promise<void>;
   /** Deletes a session and all its messages; deleting a missing session does nothing. */

@@ -15,6 +15,7 @@ import { newId } from '../new-id.js';
 import {
   EXPORT_FORMAT,
   exportProblem,
+  messageRecordProblem,
   sessionRecordProblem,
   type MessageRecord,
   type SessionExport,
@@ -26,6 +27,7 @@ import { blobRange, nameQuotaAttachment, putMessage } from './attachment-blobs.j
 import { messageKey, messageRange, readTree, sessionKey } from './read-tree.js';
 import { activePath } from './tree.js';
 import { appendedRecord, appendPlace, switchedRecord, upgradeRecord } from './tree-records.js';
+import { feedbackProblem, storedFeedback } from './feedback.js';
 import { abortWith, openConnection } from './connection.js';
 import { checkId, describe, storeFailure } from './store-errors.js';
 import { loadNotes, saveNotes } from './notes.js';
@@ -241,6 +243,21 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       const { from, head, parent, record } = result;
       emit({ type: 'append', id, from, count: messages.length, messageCount: record.messageCount, parent, head });
       return { from, head };
+    },
+
+    async setFeedback(id, seq, feedback) {
+      checkId(id, 'setFeedback');
+      const problem = !Number.isSafeInteger(seq) || seq < 0 ? 'the message seq is not a count' : feedback === null ? undefined : feedbackProblem(feedback);
+      if (problem) throw storeFailure('invalid', 'setFeedback', id, problem);
+      await run('readwrite', 'setFeedback', id, async (store) => {
+        const record: unknown = await promisifyRequest(store.get(messageKey(id, seq)));
+        if (record === undefined) throw storeFailure('not-found', 'setFeedback', id, `no message ${seq}`);
+        const bad = messageRecordProblem(record);
+        if (bad) throw storeFailure('corrupt', 'setFeedback', id, `message ${seq}: ${bad}`);
+        const { feedback: _old, ...rest } = record as MessageRecord;
+        store.put(feedback === null ? rest : { ...rest, feedback: storedFeedback(feedback) }, messageKey(id, seq));
+        await promisifyRequest(store.transaction);
+      });
     },
 
     async rename(id, title) {

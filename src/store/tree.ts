@@ -5,6 +5,7 @@
  * which child the user last chose. These functions are pure: the store reads the records, they walk them.
  */
 import type { ChatMessage } from '../agent/messages.js';
+import type { MessageFeedback } from './feedback.js';
 
 /** One message of a conversation tree. */
 export interface TreeNode {
@@ -13,6 +14,8 @@ export interface TreeNode {
   /** The `seq` of the message before it, or `null` for a first message. */
   parent: number | null;
   message: ChatMessage;
+  /** The reader's rating of this message, when there is one. */
+  feedback?: MessageFeedback;
 }
 
 /** A whole conversation tree, as {@link SessionStore.loadTree} returns it. */

@@ -8,7 +8,8 @@ import { blobRange, putMessage } from './attachment-blobs.js';
 import { messageKey, messageRange, sessionKey } from './read-tree.js';
 import { RECORD_VERSION, titleFrom, type SessionKind, type SessionRecord } from './records.js';
 import { pieceRange } from './turn-pieces.js';
-import type { SessionTree } from './tree.js';
+import { storedFeedback } from './feedback.js';
+import type { SessionTree, TreeNode } from './tree.js';
 import { depthsOf, type TreeRecord } from './tree-records.js';
 
 /** Writes a whole session (replacing any stored one) inside `store`'s transaction. */
@@ -27,7 +28,9 @@ export function writeWhole(
   const nodes = tree?.nodes ?? data.messages.map((message, seq) => ({ seq, parent: seq === 0 ? null : seq - 1, message }));
   const depths = depthsOf(nodes);
   for (const node of nodes) {
-    putMessage(store, messageKey(id, node.seq), id, node.seq, node.message, { parent: node.parent, depth: depths[node.seq]! });
+    const place = { parent: node.parent, depth: depths[node.seq]! };
+    const rated = (node as TreeNode).feedback;
+    putMessage(store, messageKey(id, node.seq), id, node.seq, node.message, rated ? { ...place, feedback: storedFeedback(rated) } : place);
   }
   const head = tree ? tree.head : nodes.length - 1;
   const record: TreeRecord = {

@@ -18,6 +18,8 @@ export interface ComposerView {
   /** The previews of files waiting to be sent (a message may then have no text). */
   readonly previews?: unknown;
   readonly hasAttachments?: boolean;
+  /** Dictation and the context meter, between the message box and the buttons (from their chunks). */
+  readonly tools?: unknown;
 }
 
 /**
@@ -88,6 +90,7 @@ export function renderComposer(view: ComposerView & { readonly suggestions: bool
           submit((e.currentTarget as HTMLTextAreaElement).form!, view);
         }}
       ></textarea>
+      ${view.tools ?? nothing}
       <div class="composer-actions">
         ${view.onFiles
           ? html`<button part="attach-button" type="button" class="secondary attach" aria-label=${s.attach} title=${s.attach}

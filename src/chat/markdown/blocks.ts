@@ -11,7 +11,7 @@
  */
 import { CodeBlockView } from './code-block.js';
 import { appendNode, appendText, createElement, setAttribute, type DomContext } from './inline-dom.js';
-import { parseReferences, type InlineContext, type LinkReference } from './inlines.js';
+import { parseDecidedReferences, parseReferences, type InlineContext, type LinkReference } from './inlines.js';
 import { InlineLeaf, type LeafHost } from './leaf.js';
 import { OPEN_TAG, CLOSE_TAG, unescapeString } from './syntax.js';
 import { TableView, alignments, isDelimiterRow, splitRow, type Rerenderable } from './table.js';
@@ -171,6 +171,10 @@ export class MarkdownDocument implements LeafHost {
   private lastMatchedContainer: Block;
   private readonly refmap = new Map<string, LinkReference>();
   private readonly waiting = new Map<string, Set<Rerenderable>>();
+  /** Text that referred to a label defined since, to render again (see {@link flushStale}). */
+  private readonly stale = new Set<Rerenderable>();
+  private definedSinceFlush = 0;
+  private definedAtFlush = 0;
   private readonly needEntities = new Set<Rerenderable>();
   private unsubscribeEntities: (() => void) | null = null;
   private readonly kept = new WeakSet<object>();
@@ -228,6 +232,7 @@ export class MarkdownDocument implements LeafHost {
       this.finalize(this.tip, this.lineNumber);
       if (!parent) break;
     }
+    this.flushStale();
   }
 
   // ——— streaming lines ———
@@ -243,14 +248,14 @@ export class MarkdownDocument implements LeafHost {
     if (this.line.length < 256 || this.line.length >= this.nextCheck) {
       this.nextCheck = this.line.length * 2;
       if (lineDecided(this.line)) {
-        this.incorporateLine(this.line, true);
+        this.incorporateLine(this.line);
         this.streaming = true;
       }
     }
   }
 
   private finishLine(): void {
-    if (!this.streaming) this.incorporateLine(this.line, false);
+    if (!this.streaming) this.incorporateLine(this.line);
     this.endLine();
     this.line = '';
     this.streaming = false;
@@ -289,6 +294,7 @@ export class MarkdownDocument implements LeafHost {
     switch (block.type) {
       case 'paragraph':
         block.leaf!.append('\n');
+        this.takeDecidedDefinitions(block);
         break;
       case 'code_block':
         if (this.infoLine) {
@@ -318,8 +324,25 @@ export class MarkdownDocument implements LeafHost {
     block.heldBlanks = [];
   }
 
+  /**
+   * A paragraph still receiving lines gives up the link reference definitions at its start as soon as
+   * they are decided: kept until it closed, they were parsed again with each line (quadratic in their
+   * number), and no text after them could settle.
+   */
+  private takeDecidedDefinitions(paragraph: Block): void {
+    const leaf = paragraph.leaf!;
+    if (!leaf.mayHoldDefinitions || !leaf.empty) return;
+    const content = leaf.content();
+    if (!content.startsWith('[')) return;
+    const consumed = parseDecidedReferences(content, (label, ref) => this.define(label, ref));
+    if (consumed > 0) leaf.rerender(content.slice(consumed));
+  }
+
   /** Renders what the last append changed in the open leaf. */
   private refresh(): void {
+    // Text waiting for definitions is rendered again each time their number has doubled (and at the end):
+    // one definition at a time, a long text referring to many of them cost its length per definition.
+    if (this.definedSinceFlush > 0 && this.definedSinceFlush >= this.definedAtFlush) this.flushStale();
     const tip = this.tip;
     tip.leaf?.update();
     if (this.streaming && this.lineTarget?.type === 'table') this.lineTarget.table!.row(this.lineContent, false);
@@ -411,9 +434,8 @@ export class MarkdownDocument implements LeafHost {
     this.addContent(text);
   }
 
-  private addChild(type: BlockType, offset: number): Block {
+  private addChild(type: BlockType): Block {
     while (!canContain(this.tip.type, type)) this.finalize(this.tip, this.lineNumber - 1);
-    void offset;
     const block = new Block(type, this.lineNumber);
     const parent = this.tip;
     parent.append(block);
@@ -604,8 +626,7 @@ export class MarkdownDocument implements LeafHost {
     }
   }
 
-  private incorporateLine(ln: string, partial: boolean): void {
-    let allMatched = true;
+  private incorporateLine(ln: string): void {
     let container = this.doc;
     this.oldtip = this.tip;
     this.offset = 0;
@@ -616,7 +637,6 @@ export class MarkdownDocument implements LeafHost {
     this.currentLine = ln;
     this.lineTarget = null;
     this.lineContent = '';
-    void partial;
 
     let last: Block | null;
     while ((last = container.last) && last.open) {
@@ -625,12 +645,10 @@ export class MarkdownDocument implements LeafHost {
       const res = this.continueBlock(container);
       if (res === 2) return;
       if (res === 1) {
-        allMatched = false;
         container = container.parent!;
         break;
       }
     }
-    void allMatched;
     this.allClosed = container === this.oldtip;
     this.lastMatchedContainer = container;
 
@@ -665,7 +683,7 @@ export class MarkdownDocument implements LeafHost {
         this.lineContent = ln.slice(this.nextNonspace);
       }
     } else if (this.offset < ln.length && !this.blank) {
-      const p = this.addChild('paragraph', this.offset);
+      const p = this.addChild('paragraph');
       this.mount(p);
       this.advanceNextNonspace();
       this.addLine();
@@ -682,7 +700,7 @@ export class MarkdownDocument implements LeafHost {
       this.advanceOffset(1, false);
       if (isSpaceOrTab(ln[this.offset])) this.advanceOffset(1, true);
       this.closeUnmatchedBlocks();
-      this.mount(this.addChild('block_quote', this.nextNonspace));
+      this.mount(this.addChild('block_quote'));
       return 1;
     }
     // ATX heading
@@ -691,7 +709,7 @@ export class MarkdownDocument implements LeafHost {
       this.advanceNextNonspace();
       this.advanceOffset(match[0].length, false);
       this.closeUnmatchedBlocks();
-      const heading = this.addChild('heading', this.nextNonspace);
+      const heading = this.addChild('heading');
       heading.level = match[0].trim().length;
       this.mount(heading);
       heading.leaf!.append(ln.slice(this.offset));
@@ -703,7 +721,7 @@ export class MarkdownDocument implements LeafHost {
     if (!this.indented && (match = RE_CODE_FENCE.exec(rest()))) {
       const fenceLength = match[0].length;
       this.closeUnmatchedBlocks();
-      const block = this.addChild('code_block', this.nextNonspace);
+      const block = this.addChild('code_block');
       block.fenced = true;
       block.fenceLength = fenceLength;
       block.fenceChar = match[0][0]!;
@@ -723,7 +741,7 @@ export class MarkdownDocument implements LeafHost {
           (type < 7 || (container.type !== 'paragraph' && !(!this.allClosed && !this.blank && this.tip.type === 'paragraph')))
         ) {
           this.closeUnmatchedBlocks();
-          const block = this.addChild('html_block', this.offset);
+          const block = this.addChild('html_block');
           block.htmlBlockType = type;
           this.mount(block);
           return 2;
@@ -747,7 +765,7 @@ export class MarkdownDocument implements LeafHost {
     // thematic break
     if (!this.indented && RE_THEMATIC_BREAK.test(rest())) {
       this.closeUnmatchedBlocks();
-      this.mount(this.addChild('thematic_break', this.nextNonspace));
+      this.mount(this.addChild('thematic_break'));
       this.advanceOffset(ln.length - this.offset, false);
       return 2;
     }
@@ -756,11 +774,11 @@ export class MarkdownDocument implements LeafHost {
     if ((!this.indented || container.type === 'list') && container.depth < MAX_NESTING - 1 && (data = this.parseListMarker(container))) {
       this.closeUnmatchedBlocks();
       if (this.tip.type !== 'list' || !listsMatch(container.listData!, data)) {
-        const list = this.addChild('list', this.nextNonspace);
+        const list = this.addChild('list');
         list.listData = data;
         this.mount(list);
       }
-      const item = this.addChild('item', this.nextNonspace);
+      const item = this.addChild('item');
       item.listData = data;
       this.mount(item);
       // GFM task list item: `[ ]`, `[x]` or `[X]` and a space at the start of the item's first line.
@@ -780,7 +798,7 @@ export class MarkdownDocument implements LeafHost {
     if (this.indented && this.tip.type !== 'paragraph' && !this.blank) {
       this.advanceOffset(CODE_INDENT, true);
       this.closeUnmatchedBlocks();
-      this.mount(this.addChild('code_block', this.offset));
+      this.mount(this.addChild('code_block'));
       return 2;
     }
     // GFM table: a delimiter row under a paragraph whose last line has as many cells.
@@ -961,7 +979,17 @@ export class MarkdownDocument implements LeafHost {
     const waiting = this.waiting.get(label);
     if (!waiting) return;
     this.waiting.delete(label);
-    for (const target of waiting) target.rerender();
+    for (const target of waiting) this.stale.add(target);
+    this.definedSinceFlush += 1;
+  }
+
+  /** Renders again the text that referred to labels defined since the last flush. */
+  private flushStale(): void {
+    this.definedAtFlush += this.definedSinceFlush;
+    this.definedSinceFlush = 0;
+    const targets = [...this.stale];
+    this.stale.clear();
+    for (const target of targets) target.rerender();
   }
 
   private contextFor(target: Rerenderable): InlineContext {

@@ -908,6 +908,28 @@ export function parseReferences(content: string, define: (label: string, ref: Li
 }
 
 /**
+ * Reads the link reference definitions at the start of a paragraph still receiving lines, calling `define`
+ * for those no later line can change; returns how many characters they took. The last one read stays
+ * undecided while nothing follows it but blank text or the start of a title (`"`, `'`, `(`), which may
+ * close on a later line and become its title.
+ */
+export function parseDecidedReferences(content: string, define: (label: string, ref: LinkReference) => void): number {
+  const parser = new InlineParser(content, '\n', { reference: () => undefined, missing: () => {} });
+  const read: Array<{ start: number; label: string; ref: LinkReference }> = [];
+  while (content.charCodeAt(parser.pos) === C_OPEN_BRACKET) {
+    const start = parser.pos;
+    if (parser.parseReference((label, ref) => read.push({ start, label, ref })) === 0) break;
+  }
+  RE_NEXT_NON_SPACE.lastIndex = parser.pos;
+  const next = RE_NEXT_NON_SPACE.exec(content);
+  const lastDecided = next !== null && !'"\'('.includes(next[0]);
+  const decided = lastDecided ? read : read.slice(0, -1);
+  for (const { label, ref } of decided) define(label, ref);
+  return lastDecided ? parser.pos : (read.at(-1)?.start ?? 0);
+}
+const RE_NEXT_NON_SPACE = /\S/g;
+
+/**
  * For each `(` of `s`, the index of the `)` that closes it within the same run of non-space characters
  * (-1 when none), backslash escapes skipped: what a link destination's parentheses balance against.
  */

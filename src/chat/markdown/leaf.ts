@@ -7,7 +7,8 @@
  * tag still waiting for its end ({@link InlineResult.pending}), or the last word (a trailing `*`, `&amp`,
  * `\`, URL or space is decided by what follows). So per update the work is the new text plus that
  * unsettled tail, not the paragraph. A long paragraph is also split into block-level chunks (at a soft
- * line break after {@link CHUNK_CHARS} characters), so the browser lays out only the last one.
+ * line break after {@link CHUNK_CHARS} characters, or after a space in a line longer than
+ * {@link LINE_CHUNK_CHARS}), so the browser lays out only the last one.
  */
 import { appendNode, createElement, renderInlines, type DomContext } from './inline-dom.js';
 import { Inline, parseInlines, type InlineContext } from './inlines.js';
@@ -15,6 +16,11 @@ import { unresolvedLookups } from './entities.js';
 
 /** Characters of text after which a long leaf starts a new chunk at its next soft line break. */
 export const CHUNK_CHARS = 2048;
+/**
+ * Characters of a line after which a leaf starts a new chunk after its next space: one long line (an
+ * answer with no line break) would otherwise be laid out whole on every update.
+ */
+export const LINE_CHUNK_CHARS = 4 * CHUNK_CHARS;
 /** How far back a pending position may move to the start of its word. */
 const WORD_BACK = 64;
 /**
@@ -148,23 +154,28 @@ export class InlineLeaf {
     let node = first;
     let runStart = node;
     while (node) {
-      const end = node.next ? node.next.start : text.length;
-      if (end > settle) break;
+      if ((node.next ? node.next.start : text.length) > settle) {
+        if (!(node.type === 'text' && node.plain && settle > node.start)) break;
+        // Split the text node at the point: its first part settles (with the nodes before it, so GFM email
+        // autolinks are found in the same run of text), the rest stays in the tail.
+        splitText(node, settle);
+      }
       if (node.type === 'softbreak' && this.settled + node.start - this.chunkStart >= CHUNK_CHARS) {
         this.settleNodes(runStart, node.next);
         runStart = node.next;
         this.startChunk(this.settled + node.start + 1);
+      } else if (node.type === 'text' && node.plain) {
+        // A line with no soft break for LINE_CHUNK_CHARS is cut after a space instead.
+        const space = node.literal.indexOf(' ', this.chunkStart + LINE_CHUNK_CHARS - this.settled - node.start);
+        if (space !== -1) {
+          const at = node.start + space + 1;
+          const rest = space < node.literal.length - 1 ? splitText(node, at) : node.next;
+          this.settleNodes(runStart, rest);
+          runStart = rest;
+          this.startChunk(this.settled + at);
+        }
       }
       node = node.next;
-    }
-    if (node && node.type === 'text' && node.plain && settle > node.start) {
-      // Split the text node at the point: its first part settles (with the nodes before it, so GFM email
-      // autolinks are found in the same run of text), the rest stays in the tail.
-      const rest = new Inline('text', settle, node.literal.slice(settle - node.start));
-      rest.plain = true;
-      node.literal = node.literal.slice(0, settle - node.start);
-      node.insertAfter(rest);
-      node = rest;
     }
     this.settleNodes(runStart, node);
     const consumed = node ? node.start : text.length;
@@ -303,6 +314,15 @@ export class InlineLeaf {
   release(): void {
     if (this.complete) this.source = [];
   }
+}
+
+/** Cuts a plain text node at source offset `at`; returns the new node holding the rest. */
+function splitText(node: Inline, at: number): Inline {
+  const rest = new Inline('text', at, node.literal.slice(at - node.start));
+  rest.plain = true;
+  node.literal = node.literal.slice(0, at - node.start);
+  node.insertAfter(rest);
+  return rest;
 }
 
 /** Drops an ATX heading's closing sequence (§4.2). */

@@ -30,7 +30,7 @@ export interface ActionsHost {
   items(): readonly TimelineItem[];
   requestUpdate(): void;
   /** Dispatches one of the element's cancelable `pagent-*` events; false when the page vetoed it. */
-  event(type: 'pagent-copy' | 'pagent-regenerate' | 'pagent-edit' | 'pagent-branch', detail: object): boolean;
+  event(type: 'pagent-copy' | 'pagent-regenerate' | 'pagent-edit' | 'pagent-branch' | 'pagent-feedback', detail: object): boolean;
   announce(text: string): void;
   /** Shows `before`, then the user message `text`, and runs it (`retry`: the agent holds it already). */
   runFrom(before: ChatMessage[], text: string, retry: boolean, attachments: readonly ChatAttachment[] | undefined): void;
@@ -337,6 +337,6 @@ export class MessageActions {
       canRetry: this.retryKey === item.key,
     };
     const copy = this.copyState?.key === item.key ? this.copyState : undefined;
-    return renderMessageActions(lit, item.key, target, ctx, on, copy);
+    return renderMessageActions(lit, item.key, target, ctx, on, copy, item.kind === 'answer' ? ctx.answerTools?.(item) : undefined);
   }
 }

@@ -65,6 +65,8 @@ export function renderMessageActions(
   ctx: RowContext,
   on: MessageActionHandlers,
   copied: { ok: boolean } | undefined,
+  /** Read aloud and feedback, when their parts are loaded. */
+  extra?: unknown,
 ): TemplateResult {
   const { html, nothing } = lit;
   const s = ctx.strings;
@@ -78,6 +80,7 @@ export function renderMessageActions(
       ? html`<button part="regenerate-button" type="button" @click=${() => on.regenerate(key)}>${s.regenerate}</button>`
       : nothing}
     ${target.canRetry ? html`<button part="resend-button" type="button" @click=${() => on.retry()}>${s.retry}</button>` : nothing}
+    ${extra ?? nothing}
     ${copied && !copied.ok ? html`<span part="copy-failed" class="copy-failed">${s.copyFailed}</span>` : nothing}
   </div>`;
 }

@@ -22,6 +22,7 @@ export function renderAnswer(item: AnswerItem, ctx: RowContext): TemplateResult 
     part="message answer"
     class="message answer"
     aria-label=${ctx.strings.assistant}
+    data-key=${item.key}
     data-streaming=${item.streaming ? 'true' : 'false'}
   >
     <div class="text" part="answer-text" ${streamText(item.text, item.streaming, ctx.answerRenderer, { limit: drawLimit(item) })}></div>

@@ -41,6 +41,8 @@ export interface RowContext {
   readonly onShowMore?: (key: string) => void;
   /** The attachments of a sent message (thumbnails and file chips). */
   readonly renderAttachments?: (list: readonly ChatAttachment[]) => unknown;
+  /** Read aloud and 👍/👎 of a finished answer, in its action row (from their chunks, once loaded). */
+  readonly answerTools?: (item: AnswerItem) => unknown;
   /** The mark (and Continue) under a run a reload cut (`stop_reason: "interrupted"`); absent until its part is loaded. */
   readonly interrupted?: (item: RunEndItem) => unknown;
 }

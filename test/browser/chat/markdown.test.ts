@@ -633,3 +633,68 @@ describe('hostile input stays bounded', () => {
   }, 120_000);
 });
 
+
+/** The whole work of rendering `text`: whole, or streamed in deltas of 8 characters. */
+function totalWork(text: string, streamedIn: number | null): number {
+  const el = document.createElement('div');
+  const md = createMarkdownStream(el);
+  const step = streamedIn ?? text.length;
+  for (let i = 0; i < text.length; i += step) md.append(text.slice(i, i + step));
+  md.end();
+  return md.stats.charsParsed + md.stats.nodesCreated + md.stats.nodesTouched;
+}
+
+/** Inputs whose work once grew faster than their size, by the count `n` of their repeated unit. */
+const SUPERLINEAR: Record<string, (n: number) => string> = {
+  'link reference definitions, then their uses': (n) =>
+    Array.from({ length: n }, (_, i) => `[${i}]: https://example.com/${i}\n`).join('') + '\n' + Array.from({ length: n }, (_, i) => `[${i}] `).join(''),
+  'uses of link references, then their definitions': (n) =>
+    Array.from({ length: n }, (_, i) => `[${i}] `).join('') + '\n\n' + Array.from({ length: n }, (_, i) => `[${i}]: https://example.com/${i}\n`).join(''),
+  'uses, then definitions each in its own paragraph': (n) =>
+    Array.from({ length: n }, (_, i) => `[${i}] `).join('') + '\n\n' + Array.from({ length: n }, (_, i) => `[${i}]: https://example.com/${i}\n\n`).join(''),
+};
+
+describe('work grows linearly with the input', () => {
+  it.each(Object.entries(SUPERLINEAR))('%s: four times the input is at most five times the work, whole and streamed', (_, make) => {
+    for (const streamedIn of [null, 8]) {
+      const small = totalWork(make(300), streamedIn);
+      const large = totalWork(make(1_200), streamedIn);
+      expect(small).toBeGreaterThan(0);
+      expect(large / small, streamedIn === null ? 'whole' : 'streamed').toBeLessThanOrEqual(5);
+    }
+  }, 120_000);
+
+  it('lays out a 100 kB answer written as one line in chunks: the block that changes stays small', () => {
+    const words = ['alpha', 'beta', '**gamma**', '`delta`', 'epsilon', '[link](https://example.com/x)', 'a_b'];
+    let text = '';
+    for (let i = 0; text.length < 100_000; i++) text += `${words[i % words.length]} `;
+    const el = document.createElement('div');
+    const md = createMarkdownStream(el);
+    let largest = 0;
+    for (let i = 0; i < text.length; i += 8) {
+      md.append(text.slice(i, i + 8));
+      // the block the streaming tail goes in: the paragraph's last chunk
+      const p = el.querySelector('p')!;
+      const block = p.lastElementChild?.tagName === 'DIV' ? p.lastElementChild : p;
+      largest = Math.max(largest, block.textContent!.length);
+    }
+    md.end();
+    expect(text).not.toContain('\n');
+    expect(el.querySelector('p')!.textContent!.length).toBeGreaterThan(50_000);
+    expect(largest).toBeLessThan(10_000);
+    expect(el.innerHTML).toBe(whole(text).innerHTML);
+  });
+
+  it('takes decided definitions out of a paragraph still streaming, and still renders the last one only once decided', () => {
+    const el = document.createElement('div');
+    const md = createMarkdownStream(el);
+    md.append('[a]: https://a.example\n[b]: https://b.example\n');
+    md.append('"b title"\n[c]: https://c.example\n');
+    md.append('"c title\n');
+    md.append('still c" \n\nsee [a] [b] [c]\n');
+    md.end();
+    const links = [...el.querySelectorAll('a')].map((a) => `${a.getAttribute('href')} ${a.getAttribute('title') ?? ''}`);
+    expect(links).toEqual(['https://a.example ', 'https://b.example b title', 'https://c.example c title\nstill c']);
+    expect(el.innerHTML).toBe(whole('[a]: https://a.example\n[b]: https://b.example\n"b title"\n[c]: https://c.example\n"c title\nstill c" \n\nsee [a] [b] [c]\n').innerHTML);
+  });
+});

@@ -1,0 +1,2 @@
+/** The dictation chunk: everything the element loads for the microphone button. */
+export { Dictation } from './controller.js';
