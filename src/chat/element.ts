@@ -1,7 +1,7 @@
 /**
  * The `<pagent-chat>` class: a coordinator of the chat's features. It holds the timeline shown, runs a
  * message through a run source (./runs/), and wires the features' controllers to each other; each feature
- * renders and styles itself. Longer than ~400 lines because about 200 of them are the public API's own
+ * renders and styles itself. Longer than ~400 lines because about 250 of them are the public API's own
  * documentation (the CSS parts, events and custom properties on the class, and each property), which the
  * manifest and the reference are generated from.
  */
