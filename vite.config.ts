@@ -66,7 +66,7 @@ const withoutRenderers: Plugin = {
 };
 
 /** The element's styles ship squeezed (see build/minify-css.ts); tests and the demo use them as written. */
-const litCss = minifyLitCss(/\/src\/chat\/styles\.ts$/);
+const litCss = minifyLitCss(/\/src\/chat\/(?:[a-z-]+\/)?(?:[a-z-]+-)?styles\.ts$/);
 
 export default defineConfig(({ mode }) => ({
   plugins: mode === 'demo' ? [demoServer()] : mode === 'bundle' ? [testApi(), withoutRenderers, litCss] : [testApi(), litCss],

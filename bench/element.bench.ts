@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { bundleIife, pageWithScript, withChromium } from './browser.js';
 import type { BenchCase } from './harness.js';
-import { createTimeline, reduceTimeline, type TimelineState } from '../src/chat/timeline.js';
+import { createTimeline, type TimelineState } from '../src/chat/timeline/items.js';
+import { reduceTimeline } from '../src/chat/timeline/reducer.js';
 import type { PagentChat } from '../src/chat/element.js';
 
 const ENTRY = fileURLToPath(new URL('../src/chat/pagent-chat.ts', import.meta.url));

@@ -1,20 +1,20 @@
 /**
- * What `<pagent-chat>` hands to its lazily loaded parts — the message actions, those that keep a
+ * What `<pagent-chat>` hands to its features loaded as chunks — the message actions, those that keep a
  * conversation alive across pages (./interrupted/ and ./tabs/), dictation, read aloud, feedback and the
- * context meter: one host object with the element itself,
- * for what it offers anyone, and the operations of its own they build on, so each part is written over
+ * context meter: one host object with the element itself, for what it offers anyone, and the operations
+ * of its own they build on, so each feature is written over
  * these and the element only composes them.
  */
 import type { ReactiveControllerHost, html, nothing } from 'lit';
 import type { UnknownEvent, WireEvent } from '../wire/events.js';
-import type { ApprovalRequest, ChatAgent, ChatAgentRunOptions } from './agent-runs.js';
+import type { ApprovalRequest, ChatAgent, ChatAgentRunOptions } from './runs/agent-runs.js';
 import type { LocaleName, PagentChatStrings } from './i18n.js';
-import type { RunSource } from './run-controller.js';
-import type { ChatStore } from './session-controller.js';
-import type { TimelineState } from './timeline.js';
-import type { ActionsHost } from './actions/message-actions.js';
+import type { RunSource } from './runs/run-controller.js';
+import type { ChatStore } from './conversations/controller.js';
+import type { TimelineState } from './timeline/items.js';
+import type { ActionsHost } from './message-actions/controller.js';
 
-/** The element's public side, as the parts use it. */
+/** The element's public side, as its features use it. */
 export type ChatElement = ReactiveControllerHost &
   HTMLElement & {
     readonly store: ChatStore | undefined;
@@ -31,7 +31,7 @@ export type ChatElement = ReactiveControllerHost &
     readonly contextWindow: number | undefined;
   };
 
-/** The element, as its parts see it. */
+/** The element, as its features see it. */
 export interface ChatHost extends ActionsHost {
   readonly el: ChatElement;
   readonly lit: { html: typeof html; nothing: typeof nothing };

@@ -1,62 +1,67 @@
+/**
+ * The `<pagent-chat>` class: a coordinator of the chat's features. It holds the timeline shown, runs a
+ * message through a run source (./runs/), and wires the features' controllers to each other; each feature
+ * renders and styles itself. Longer than ~400 lines because about 250 of them are the public API's own
+ * documentation (the CSS parts, events and custom properties on the class, and each property), which the
+ * manifest and the reference are generated from.
+ */
 import { LitElement, html, nothing, render, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { PagentError, errorMessage, type WireDecodeError } from '../errors.js';
+import { PagentError, errorMessage } from '../errors.js';
 import { newId } from '../new-id.js';
 import { failedRunEvents, type UnknownEvent, type WireEvent } from '../wire/events.js';
-import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptions } from './agent-runs.js';
-import { createAnswerRenderer, createTextRenderer } from './answer.js';
+import { AgentRuns, type ApprovalRequest, type ChatAgent, type ChatAgentRunOptions } from './runs/agent-runs.js';
+import { createAgentSource } from './runs/agent-source.js';
+import { createClientSource, type ChatClient } from './runs/client-source.js';
+import { defaultRequestBody, type ChatBody } from './runs/request-body.js';
+import type { ChatRunSource } from './runs/run-source.js';
+import { preloadSrcClient, SrcSource } from './runs/src-source.js';
+import { Approvals } from './tool-calls/approvals.js';
+import { createMemo } from './memo.js';
+import { createAnswerRenderer, createTextRenderer } from './messages/answer.js';
 import { errorKind, errorSentence } from './error-kind.js';
 import { createChatEvent } from './events.js';
-import type { ToolRenderers } from './parts/tool-renderers.js';
+import type { ToolRenderers } from './tool-calls/renderers.js';
 import { isLocaleLoaded, loadLocale, resolveLocale, stringsFor, type PagentChatStrings } from './i18n.js';
-import { renderComposer, renderSuggestions } from './parts/composer.js';
-import type { PartContext } from './parts/context.js';
-import { renderItem } from './parts/item.js';
-import { ToolChunks } from './parts/tool-chunks.js';
-import type { MessageActions } from './actions/message-actions.js';
+import { renderComposer, renderSuggestions } from './composer/composer.js';
+import type { RowContext } from './timeline/row-context.js';
+import { renderRow } from './timeline/row.js';
+import { ToolChunks } from './tool-calls/chunks.js';
+import type { MessageActions } from './message-actions/controller.js';
 import type { KeepAlive } from './keep-alive.js';
 import type { ChatHost } from './chat-host.js';
 import type { Dictation } from './dictation/controller.js';
 import type { ReadAloud } from './read-aloud/controller.js';
 import type { Feedback } from './feedback/controller.js';
 import type { ContextMeter } from './context-meter/controller.js';
-import { eventsClosingRun, RunController, type RunOutcome, type RunSource } from './run-controller.js';
-import { ScrollController } from './scroll-controller.js';
-import { TimelineChunks } from './parts/timeline-items.js';
-import { lazyPart } from './lazy-part.js';
-import { SessionController, type ChatStore } from './session-controller.js';
-import { WireLog } from './wire-log.js';
-import { FilesController, type ChatWorkspace } from './files-controller.js';
-import { createSrcClient, defaultRequestBody } from './src-client.js';
+import { eventsClosingRun, RunController, type RunOutcome, type RunSource } from './runs/run-controller.js';
+import { ScrollController } from './timeline/scroll-controller.js';
+import { TimelineChunks } from './timeline/chunks.js';
+import { lazyChunk } from './lazy-chunk.js';
+import { ConversationController, type ChatStore } from './conversations/controller.js';
+import { WireLog } from './wire-log/controller.js';
+import { FilesController, type ChatWorkspace } from './files/controller.js';
 import { AttachmentsController } from './attachments/controller.js';
 import { QuestionsController } from './questions/controller.js';
-import { messageParts } from './attachments/parts.js';
 import type { ChatAttachment } from './attachments/types.js';
-import { chatStyles } from './styles.js';
-import {
-  addSteerMessage,
-  addNotice,
-  addUserMessage,
-  createTimeline,
-  reduceTimeline,
-  retryRun,
-  retryStopped,
-  setApproval,
-  showMore,
-  timelineFromMessages,
-  type TimelineState,
-} from './timeline.js';
+import { hostStyles } from './host-styles.js';
+import { controlStyles } from './control-styles.js';
+import { timelineStyles } from './timeline/styles.js';
+import { messageStyles } from './messages/styles.js';
+import { toolCallStyles } from './tool-calls/styles.js';
+import { composerStyles } from './composer/styles.js';
+import { wireLogStyles } from './wire-log/styles.js';
+import { messageActionStyles } from './message-actions/styles.js';
+import { addSteerMessage, addNotice, addUserMessage, retryRun, retryStopped, showMore } from './timeline/commands.js';
+import { createTimeline, type TimelineState } from './timeline/items.js';
+import { reduceTimeline } from './timeline/reducer.js';
+import { timelineFromMessages } from './timeline/rebuild.js';
 
-/** Anything that streams a run's events for a request body: a `WireClient` fits. */
-export interface ChatClient {
-  stream(body?: unknown, options?: { signal?: AbortSignal }): AsyncIterable<WireEvent | UnknownEvent>;
-  readonly sessionId?: string | undefined;
-}
-
+export type { ChatBody, ChatClient };
 export type { ApprovalRequest, ChatAgent, ChatAgentRunOptions };
 export type { ChatStore, ChatWorkspace, ChatAttachment };
 export type { PagentChatStrings };
-export type { ToolCallState, ToolRenderer, ToolRenderers } from './parts/tool-renderers.js';
+export type { ToolCallState, ToolRenderer, ToolRenderers } from './tool-calls/renderers.js';
 // Re-exported so that every entry naming the element also loads the DOM event map declared with them.
 export type {
   PagentChatEventMap,
@@ -75,11 +80,6 @@ export type {
   PagentFeedbackDetail,
 } from './events.js';
 
-/** Builds the POST body for `src` from the user's text, the server's session id and the message's files. */
-export type ChatBody = (text: string, sessionId: string | undefined, attachments: readonly ChatAttachment[]) => unknown;
-
-/** What tells a server's author about lines its stream got wrong (src/chat/decode-faults.ts), on the first one. */
-const loadDecodeFaults = lazyPart(() => import('./decode-faults.js'));
 
 /** The detail (for developers) under the card of a message nobody takes; the card's sentence is localised. */
 const NO_SOURCE = 'No source: set the src, agent or client property, or handle pagent-send and call preventDefault().';
@@ -169,7 +169,8 @@ const NO_SOURCE = 'No source: set the src, agent or client property, or handle p
  * @cssproperty --pagent-height - Height of the element. @defaultValue 480px
  */
 export class PagentChat extends LitElement {
-  static override styles = chatStyles;
+  /** One sheet per feature, in cascade order (a later sheet wins a tie); features loaded as chunks adopt their own. */
+  static override styles = [hostStyles, timelineStyles, messageStyles, toolCallStyles, composerStyles, controlStyles, wireLogStyles, messageActionStyles];
 
   /** URL to POST `{"message": text}` to (plus `"session_id"` once the server sent `X-Session-Id`). */
   @property() src: string | undefined;
@@ -290,19 +291,19 @@ export class PagentChat extends LitElement {
     content: () => this.timelineEl?.querySelector<HTMLElement>('.items') ?? null,
   });
   private readonly rows = new TimelineChunks();
-  private readonly sessions = new SessionController(this, {
+  private readonly conversations = new ConversationController(this, {
     onOpen: (id, messages, fromList, refresh) => {
       this.stopRunInFlight();
-      this.denyPendingApprovals();
+      this.approvals.denyAll();
       // files waiting in the composer stay when another tab changed the conversation shown
       if (!refresh) this.attachments.state?.clear();
       const shown = (this.timeline = timelineFromMessages(messages));
       this.actions?.clear();
       // the agent continues the conversation shown (it restores it from the store on its next run)
-      if (fromList) this.switchAgentSession(id);
+      if (fromList) this.switchAgentConversation(id);
       void this.actions?.update(id);
       // the last run was in flight when the page went: resumed, or shown interrupted with Continue
-      if (this.agent) void this.loadKeepAlive(true).then((part) => part?.interrupted.opened(id, shown, messages));
+      if (this.agent) void this.loadKeepAlive(true).then((keepAlive) => keepAlive?.interrupted.opened(id, shown, messages));
     },
     onDelete: async () => {
       // the run stops and the agent saves its cut turn and moves to a new conversation before the delete,
@@ -319,14 +320,14 @@ export class PagentChat extends LitElement {
     onError: (err) => void this.reportError(err),
     // shown again as stored, and continued from there, unless a run, an open or an edit is under way here
     onRemoteChange: (id) => {
-      if (this.streaming || this.sessions.pending || this.actions?.editingKey !== undefined) return;
-      this.switchAgentSession(id);
-      void this.sessions.open(id, false, true);
+      if (this.streaming || this.conversations.pending || this.actions?.editingKey !== undefined) return;
+      this.switchAgentConversation(id);
+      void this.conversations.open(id, false, true);
     },
     // gone as if deleted here: a new conversation, said to screen readers too. During a run the view stays
     // (the run's answer is not cut), and the agent's next write reports the conversation as deleted.
     onRemoteDelete: () => {
-      if (this.streaming || this.sessions.pending) return;
+      if (this.streaming || this.conversations.pending) return;
       this.reset();
       this.announcement = this.localStrings.conversationDeletedElsewhere;
     },
@@ -345,8 +346,8 @@ export class PagentChat extends LitElement {
   });
   private readonly filesPanel = new FilesController(this, (err) => this.reportError(err));
   private readonly questions = new QuestionsController(this, { html, nothing }, (change) => (this.timeline = change(this.timeline)));
-  private srcClient: { url: string; client: ChatClient } | undefined;
-  private approvals = new Map<string, (approved: boolean) => void>();
+  private srcSource: SrcSource | undefined;
+  private readonly approvals = new Approvals((change) => (this.timeline = change(this.timeline)));
   private readonly agentRuns = new AgentRuns();
   private readonly rawLog = new WireLog(this);
   /** True while the run in flight is `src`'s, whose client logs the raw lines itself. */
@@ -401,7 +402,7 @@ export class PagentChat extends LitElement {
     if (this.keepAlive?.tabs?.refuse(text)) return;
     if (!this.dispatchEvent(createChatEvent('pagent-send', attachments.length > 0 ? { text, attachments } : { text }))) return;
     // A stored conversation still opening would replace the timeline and stop the run: wait for it.
-    const opening = this.sessions.pending;
+    const opening = this.conversations.pending;
     if (opening) void opening.then(() => this.deliver(text, attachments));
     else this.deliver(text, attachments);
   }
@@ -432,10 +433,12 @@ export class PagentChat extends LitElement {
   }
 
   private startRun(text: string, retry: boolean, attachments: readonly ChatAttachment[] = []): void {
-    const source = this.sourceFor(text, retry, attachments);
-    this.runLogsLines = !this.agent && !this.client && Boolean(this.src);
+    const source = this.runSource();
+    this.runLogsLines = source?.logsLines ?? false;
     if (source) {
-      void this.runs.start(source).then(() => this.actions?.update());
+      // a retry sends the failed run's files again
+      if (retry) attachments = this.timeline.items.findLast((i) => i.kind === 'user')?.attachments ?? [];
+      void this.runs.start(source.open({ text, retry, attachments })).then(() => this.actions?.update());
       return;
     }
     // Nothing to send to, and the page did not take the message (it did not cancel pagent-send).
@@ -469,16 +472,16 @@ export class PagentChat extends LitElement {
    */
   reset(): void {
     this.runs.abandon();
-    this.denyPendingApprovals();
+    this.approvals.denyAll();
     this.attachments.state?.clear();
     this.timeline = createTimeline();
     this.actions?.clear();
     this.rawLog.clear();
-    this.srcClient = undefined;
+    this.srcSource = undefined;
     this.announcement = '';
     const id = this.agent?.useSession ? newId() : undefined;
-    this.sessions.openId = id;
-    if (id !== undefined) this.switchAgentSession(id);
+    this.conversations.openId = id;
+    if (id !== undefined) this.switchAgentConversation(id);
   }
 
   /**
@@ -487,11 +490,7 @@ export class PagentChat extends LitElement {
    * `approve` option. Resolves false when the run stops or the element leaves the DOM first.
    */
   requestApproval(call: ApprovalRequest): Promise<boolean> {
-    return new Promise<boolean>((resolve) => {
-      this.approvals.get(call.tool_call_id)?.(false);
-      this.approvals.set(call.tool_call_id, resolve);
-      this.timeline = setApproval(this.timeline, call.tool_call_id);
-    });
+    return this.approvals.request(call);
   }
 
   /** True while a run is in flight. */
@@ -510,7 +509,7 @@ export class PagentChat extends LitElement {
     // current task stops the run (RunController) and denies the pending approvals.
     setTimeout(() => {
       if (this.isConnected) return;
-      this.denyPendingApprovals();
+      this.approvals.denyAll();
       this.attachments.state?.release();
     });
   }
@@ -547,22 +546,24 @@ export class PagentChat extends LitElement {
     }
     this.toolChunks.update(this.renderers);
     this.focusedBefore = this.shadowRoot?.activeElement ?? null;
-    if (changed.has('store')) this.sessions.setStore(this.store);
+    if (changed.has('store')) this.conversations.setStore(this.store);
     if (changed.has('workspace')) this.filesPanel.setWorkspace(this.workspace);
     if (changed.has('agent') || changed.has('store')) {
-      this.showAgentSession();
+      this.showAgentConversation();
       if (this.agent && this.store) void this.loadKeepAlive();
     }
-    if (changed.has('src') && this.srcClient && this.srcClient.url !== this.src) this.srcClient = undefined;
+    if (changed.has('src') && this.srcSource && this.srcSource.url !== this.src) this.srcSource = undefined;
+    // src's client is a chunk: fetched ahead of the first message once src is the source in use
+    if (this.src && !this.agent && !this.client) preloadSrcClient();
   }
 
   override render() {
     const s = this.localStrings;
-    const ctx = this.partContext(s);
+    const ctx = this.rowContext(s);
     const streaming = this.streaming;
     const { items } = this.timeline;
     return html`<div class="frame"><div class="layout">
-      ${this.sessions.render(s, resolveLocale(this.locale)) ?? nothing}
+      ${this.conversations.render(s, resolveLocale(this.locale)) ?? nothing}
       <div class="main">
         <div
           part="timeline"
@@ -579,7 +580,7 @@ export class PagentChat extends LitElement {
                 ${renderSuggestions({ streaming, onSend: (text) => this.send(text) }, 'empty')}
               </div>`
             : nothing}
-          <div class="items">${this.rows.render(items, ctx, renderItem)}</div>
+          <div class="items">${this.rows.render(items, ctx, renderRow)}</div>
         </div>
         ${this.attachments.dragging && this.attachments.state ? html`<div part="drop-target" class="drop-target">${s.dropFiles}</div>` : nothing}
         ${!this.scroller.atBottom && items.length > 0
@@ -620,59 +621,48 @@ export class PagentChat extends LitElement {
     return this.langAttribute || this.inheritedLang || 'en';
   }
 
-  private stringsMemo: { locale: string; overrides: Partial<PagentChatStrings> | undefined; loaded: boolean; value: PagentChatStrings } | undefined;
+  private readonly stringsMemo = createMemo<PagentChatStrings>();
 
   private get localStrings(): PagentChatStrings {
     const locale = resolveLocale(this.locale);
-    const memo = this.stringsMemo;
     // strings read before their locale loaded (English in its place) are not kept once it has
-    const loaded = isLocaleLoaded(locale);
-    if (memo && memo.locale === locale && memo.overrides === this.strings && memo.loaded === loaded) return memo.value;
-    this.stringsMemo = { locale, overrides: this.strings, loaded, value: stringsFor(locale, this.strings) };
-    return this.stringsMemo.value;
+    return this.stringsMemo([locale, this.strings, isLocaleLoaded(locale)], () => stringsFor(locale, this.strings));
   }
 
-  private cachedContext: PartContext | undefined;
-  private contextActions = '';
-  private contextAllowImage: ((url: URL) => boolean) | undefined;
-  private contextLoaded = false;
+  private readonly contextMemo = createMemo<RowContext>();
 
   /** One context object per strings/locale/source change, so `guard` re-renders only changed rows. */
-  private partContext(strings: PagentChatStrings): PartContext {
+  private rowContext(strings: PagentChatStrings): RowContext {
     const canRetry = Boolean(this.agent || this.client || this.src);
     const { allowImage, renderers } = this;
     const renderTool = renderers ? this.toolChunks.renderTool : undefined;
-    const longText = this.toolChunks.longText;
-    const c = this.cachedContext;
+    const { longText } = this.toolChunks;
     const loaded = Boolean(this.attachments.state);
     const actions = `${this.actions?.stamp} ${this.keepAlive?.interrupted.stamp} ${this.readAloudPart?.stamp} ${this.feedbackPart?.stamp} ${this.feedback}`;
-    if (c && c.strings === strings && (c.onRetry !== undefined) === canRetry && this.contextAllowImage === allowImage && this.contextLoaded === loaded && c.toolRenderers === renderers && c.renderTool === renderTool && this.contextLongText === longText && this.contextActions === actions) return c;
-    this.contextLongText = longText;
-    this.contextActions = actions;
-    this.contextLoaded = loaded;
-    this.contextAllowImage = allowImage;
-    this.cachedContext = {
-      strings,
-      locale: resolveLocale(this.locale),
-      answerRenderer: (target, signal) =>
-        createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, mathLabel: strings.formula, mathTooLargeLabel: strings.formulaTooLarge, signal, ...(allowImage ? { allowImage } : {}) }),
-      textRenderer: createTextRenderer,
-      onApproval: (callId, approved) => this.decide(callId, approved),
-      toolRenderers: renderers,
-      renderTool,
-      renderLongText: this.toolChunks.renderLongText,
-      onRenderError: ({ message, where }, cause) =>
-        this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(message, { code: 'render', where, cause }) })),
-      onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
-      onShowMore: (key) => (this.timeline = showMore(this.timeline, key)),
-      renderAttachments: (list) => this.attachments.renderMessage(list),
-      renderQuestion: (item, context) => this.questions.render(item, context),
-      messageActions: (item) => this.actions?.render(item, this.cachedContext!, this.actions.canBranch),
-      interrupted: (item) => this.keepAlive?.interrupted.render(item),
-      answerTools: (item) => [this.readAloudPart?.render(item), this.feedbackPart?.render(item)],
-      editingKey: this.actions?.editingKey,
-    };
-    return this.cachedContext;
+    return this.contextMemo([strings, canRetry, allowImage, loaded, renderers, renderTool, longText, actions], () => {
+      const context: RowContext = {
+        strings,
+        locale: resolveLocale(this.locale),
+        answerRenderer: (target, signal) =>
+          createAnswerRenderer(target, { copyLabel: strings.copyCode, taskLabel: strings.taskItem, math: this.math, mathLabel: strings.formula, mathTooLargeLabel: strings.formulaTooLarge, signal, ...(allowImage ? { allowImage } : {}) }),
+        textRenderer: createTextRenderer,
+        onApproval: (callId, approved) => this.decide(callId, approved),
+        toolRenderers: renderers,
+        renderTool,
+        renderLongText: this.toolChunks.renderLongText,
+        onRenderError: ({ message, where }, cause) =>
+          this.dispatchEvent(createChatEvent('pagent-error', { error: new PagentError(message, { code: 'render', where, cause }) })),
+        onRetry: canRetry ? (errorKey) => this.retry(errorKey) : undefined,
+        onShowMore: (key) => (this.timeline = showMore(this.timeline, key)),
+        renderAttachments: (list) => this.attachments.renderMessage(list),
+        renderQuestion: (item, ctx) => this.questions.render(item, ctx),
+        messageActions: (item) => this.actions?.render(item, context, this.actions.canBranch),
+        interrupted: (item) => this.keepAlive?.interrupted.render(item),
+        answerTools: (item) => [this.readAloudPart?.render(item), this.feedbackPart?.render(item)],
+        editingKey: this.actions?.editingKey,
+      };
+      return context;
+    });
   }
 
   /** The options of every agent run the element starts: its approvals, questions, state and decode problems. */
@@ -685,41 +675,28 @@ export class PagentChat extends LitElement {
     };
   }
 
-  private sourceFor(text: string, retry: boolean, attachments: readonly ChatAttachment[]): RunSource | undefined {
+  /** The source a message runs through: the agent, else the client, else `src` (none: nobody takes it). */
+  private runSource(): ChatRunSource | undefined {
     const { agent, client, src } = this;
-    // a retry sends the failed run's files again
-    if (retry) attachments = this.timeline.items.findLast((i) => i.kind === 'user')?.attachments ?? [];
     if (agent) {
-      const input = attachments.length > 0 ? messageParts(text, attachments) : text;
       const onSteer = (steered: string): void => {
         this.timeline = addSteerMessage(this.timeline, steered);
         this.scroller.jumpToLatest();
       };
-      return this.hold(this.agentRuns.source(agent, input, { ...this.agentRunOptions(), onSteer, retry }));
+      return createAgentSource(agent, this.agentRuns, { runOptions: () => ({ ...this.agentRunOptions(), onSteer }), hold: (source) => this.hold(source) });
     }
-    if (client) return (signal) => client.stream(this.requestBody(text, client.sessionId, attachments), { signal });
+    if (client) return createClientSource(client, (text, id, files) => this.requestBody(text, id, files));
     if (!src) return undefined;
-    if (this.srcClient?.url !== src) {
-      // A rare path (a server's bug), so the reporter is a chunk of its own; faults keep their order.
-      let reportFault: ((err: WireDecodeError) => void) | undefined;
-      const report = (error: PagentError): boolean => this.dispatchEvent(createChatEvent('pagent-error', { error }));
-      this.srcClient = {
-        url: src,
-        client: createSrcClient(src, {
-          onLine: (line) => this.rawLog.line(line),
-          onDecodeError: (err) => {
-            this.rawLog.markError(err.message);
-            void loadDecodeFaults().then((m) => m && (reportFault ??= m.createDecodeFaultReporter(src, report))(err));
-          },
-        }),
-      };
-    }
-    const srcClient = this.srcClient.client;
-    return (signal) => srcClient.stream(this.requestBody(text, srcClient.sessionId, attachments), { signal });
+    return (this.srcSource ??= new SrcSource(src, {
+      body: (text, id, files) => this.requestBody(text, id, files),
+      onLine: (line) => this.rawLog.line(line),
+      onDecodeError: (err) => this.rawLog.markError(err.message),
+      report: (error) => this.dispatchEvent(createChatEvent('pagent-error', { error })),
+    }));
   }
 
   /** Points the agent at another conversation once its run in flight (if any) has closed. */
-  private switchAgentSession(id: string): void {
+  private switchAgentConversation(id: string): void {
     const agent = this.agent;
     if (agent) this.agentRuns.switchSession(agent, id, (err) => void this.reportError(err));
   }
@@ -728,10 +705,10 @@ export class PagentChat extends LitElement {
    * With a store, shows the stored conversation the agent continues (when nothing else is shown yet, nor
    * by the time it has loaded: events pushed meanwhile stay).
    */
-  private showAgentSession(): void {
+  private showAgentConversation(): void {
     const id = this.agent?.sessionId;
-    if (id === undefined || !this.store || this.timeline.items.length > 0 || this.sessions.openId === id) return;
-    void this.sessions.open(id, false, false, () => this.timeline.items.length === 0);
+    if (id === undefined || !this.store || this.timeline.items.length > 0 || this.conversations.openId === id) return;
+    void this.conversations.open(id, false, false, () => this.timeline.items.length === 0);
   }
 
   private requestBody(text: string, sessionId: string | undefined, attachments: readonly ChatAttachment[]): unknown {
@@ -747,73 +724,64 @@ export class PagentChat extends LitElement {
 
   private handleSettled(outcome: RunOutcome): void {
     if (!outcome.current) return;
-    this.denyPendingApprovals();
+    this.approvals.denyAll();
     for (const event of eventsClosingRun(this.timeline, outcome)) this.apply(event);
   }
 
+  /** The user's choice on a card: for a run of this page, or for a call of an answer a reload cut. */
   private decide(callId: string, approved: boolean): void {
     if (!this.approvals.has(callId) && this.keepAlive?.interrupted.answer(callId, approved)) return;
-    const resolve = this.approvals.get(callId);
-    this.approvals.delete(callId);
-    this.timeline = setApproval(this.timeline, callId, approved);
-    resolve?.(approved);
-  }
-
-  private denyPendingApprovals(): void {
-    const pending = [...this.approvals.values()];
-    this.approvals.clear();
-    for (const resolve of pending) resolve(false);
+    this.approvals.decide(callId, approved);
   }
 
   /** The tool cards' chunks: the page's renderers, and the controls under long texts. */
   private readonly toolChunks = new ToolChunks(this);
-  private contextLongText: ToolChunks['longText'];
 
-  // ----- message actions: a chunk loaded on first render (see ./actions/message-actions.ts) -----
+  // ----- message actions: a chunk loaded on first render (see ./message-actions/controller.ts) -----
 
   private actions: MessageActions | undefined;
 
   /**
    * The message actions chunk, loaded at the first update. A failed fetch is tried again by a later
-   * update (see ./lazy-part.ts); messages show without their actions meanwhile.
+   * update (see ./lazy-chunk.ts); messages show without their actions meanwhile.
    */
-  private readonly loadActions = lazyPart(() =>
-    import('./actions/message-actions.js').then((m) => {
-      this.actions = new m.MessageActions(this.partsHost);
+  private readonly loadActions = lazyChunk(() =>
+    import('./message-actions/controller.js').then((m) => {
+      this.actions = new m.MessageActions(this.chatHost);
       this.actions.bump();
       void this.actions.update();
     }),
   );
 
-  // ----- the parts that keep a conversation alive across pages, a chunk loaded with an agent and a store:
+  // ----- the features that keep a conversation alive across pages, a chunk loaded with an agent and a store:
   // an answer a reload cut, one runner per conversation (see ./keep-alive.ts) -----
 
   private keepAlive: KeepAlive | undefined;
-  private readonly loadKeepAlive = lazyPart(() => import('./keep-alive.js').then((m) => (this.keepAlive ??= new m.KeepAlive(this.partsHost))));
+  private readonly loadKeepAlive = lazyChunk(() => import('./keep-alive.js').then((m) => (this.keepAlive ??= new m.KeepAlive(this.chatHost))));
 
   // ----- voice and the small things, each a chunk loaded on first use: dictation (with `voice`), read aloud
   // (where the browser speaks), feedback and the context meter (see ./dictation/, ./read-aloud/,
   // ./feedback/, ./context-meter/) -----
 
   private dictation: Dictation | undefined;
-  private readonly loadDictation = lazyPart(() => import('./dictation/lazy.js').then((m) => (this.dictation ??= new m.Dictation(this.partsHost))));
+  private readonly loadDictation = lazyChunk(() => import('./dictation/lazy.js').then((m) => (this.dictation ??= new m.Dictation(this.chatHost))));
   private readAloudPart: ReadAloud | undefined;
-  private readonly loadReadAloud = lazyPart(() => import('./read-aloud/lazy.js').then((m) => (this.readAloudPart ??= new m.ReadAloud(this.partsHost))));
+  private readonly loadReadAloud = lazyChunk(() => import('./read-aloud/lazy.js').then((m) => (this.readAloudPart ??= new m.ReadAloud(this.chatHost))));
   private feedbackPart: Feedback | undefined;
-  private readonly loadFeedback = lazyPart(() => import('./feedback/lazy.js').then((m) => (this.feedbackPart ??= new m.Feedback(this.partsHost))));
+  private readonly loadFeedback = lazyChunk(() => import('./feedback/lazy.js').then((m) => (this.feedbackPart ??= new m.Feedback(this.chatHost))));
   private meter: ContextMeter | undefined;
-  private readonly loadMeter = lazyPart(() => import('./context-meter/lazy.js').then((m) => (this.meter ??= new m.ContextMeter(this.partsHost))));
+  private readonly loadMeter = lazyChunk(() => import('./context-meter/lazy.js').then((m) => (this.meter ??= new m.ContextMeter(this.chatHost))));
 
   /** `source` run under the conversation's Web Lock, its events shown live in the other tabs. */
   private hold(source: RunSource): RunSource {
     return this.keepAlive?.tabs?.hold(source) ?? source;
   }
 
-  /** What the element's lazily loaded parts get from it (see ./chat-host.ts); made once. */
-  private get partsHost(): ChatHost {
+  /** What the element's features loaded as chunks get from it (see ./chat-host.ts); made once. */
+  private get chatHost(): ChatHost {
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const el = this;
-    return (this.madeHost ??= {
+    return (this.madeChatHost ??= {
       el,
       lit: { html, nothing },
       get renderRoot() {
@@ -856,15 +824,15 @@ export class PagentChat extends LitElement {
       },
       settled: async () => void (this.agent && (await this.agentRuns.settled(this.agent))),
       reopen: async (id) => {
-        this.switchAgentSession(id);
-        await this.sessions.open(id);
+        this.switchAgentConversation(id);
+        await this.conversations.open(id);
       },
       placeMessages: () => void this.actions?.update(),
       reportError: (err) => void this.reportError(err),
     });
   }
 
-  private madeHost: ChatHost | undefined;
+  private madeChatHost: ChatHost | undefined;
 
   private reportError(err: unknown): PagentError {
     const error = err instanceof PagentError ? err : new PagentError(errorMessage(err), { code: 'store', where: 'store', cause: err });

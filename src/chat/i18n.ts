@@ -3,7 +3,7 @@
  * element's `lang` (or the nearest ancestor's); every string can be overridden through `strings`.
  * Placeholders are written `{name}` and filled by {@link format}.
  */
-import { lazyPart } from './lazy-part.js';
+import { lazyChunk } from './lazy-chunk.js';
 
 /** Every user-visible string of `<pagent-chat>`. */
 export interface PagentChatStrings {
@@ -328,8 +328,8 @@ export type LocaleName = 'en' | 'zh-CN' | 'ja';
  */
 const loaded: Partial<Record<LocaleName, PagentChatStrings>> = { en };
 const loaders = {
-  ja: lazyPart(() => import('./locales/ja.js').then((m) => void (loaded.ja = m.default))),
-  'zh-CN': lazyPart(() => import('./locales/zh-CN.js').then((m) => void (loaded['zh-CN'] = m.default))),
+  ja: lazyChunk(() => import('./locales/ja.js').then((m) => void (loaded.ja = m.default))),
+  'zh-CN': lazyChunk(() => import('./locales/zh-CN.js').then((m) => void (loaded['zh-CN'] = m.default))),
 };
 
 /** True once the strings of `name` are in memory. */
@@ -339,7 +339,7 @@ export function isLocaleLoaded(name: LocaleName): boolean {
 
 /**
  * Loads the strings of a built-in locale (once). A failed load leaves English in its place until a later
- * call fetches the chunk again (not before 5 s or the browser's `online` event: see ./lazy-part.ts).
+ * call fetches the chunk again (not before 5 s or the browser's `online` event: see ./lazy-chunk.ts).
  */
 export async function loadLocale(name: LocaleName): Promise<void> {
   if (name !== 'en' && !loaded[name]) await loaders[name]();

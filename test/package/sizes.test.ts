@@ -47,7 +47,17 @@ describe('size budgets (min+gzip of a one-line import, esbuild)', () => {
     const element = await measureSize(SIZE_ENTRIES.find((e) => e.name.startsWith('pagent-chat.js'))!, 'src');
     const loadedAtOnce = element.modules.map((m) => m.path);
     expect(loadedAtOnce).toContain('src/chat/element.ts');
-    for (const lazy of ['src/chat/parts/session-list.ts', 'src/chat/conversations/list-styles.ts', 'src/chat/parts/files-panel.ts', 'src/chat/files/styles.ts', 'src/chat/questions/render.ts']) {
+    for (const lazy of ['src/chat/conversations/list.ts', 'src/chat/conversations/list-styles.ts', 'src/chat/files/panel.ts', 'src/chat/files/styles.ts', 'src/chat/questions/render.ts']) {
+      expect(existsSync(new URL(`../../${lazy}`, import.meta.url)), lazy).toBe(true);
+      expect(loadedAtOnce).not.toContain(lazy);
+    }
+  });
+
+  it("keeps the run sources a page does not use out of the element's first load: the src client, its decoder and framing", async () => {
+    const element = await measureSize(SIZE_ENTRIES.find((e) => e.name.startsWith('pagent-chat.js'))!, 'src');
+    const loadedAtOnce = element.modules.map((m) => m.path);
+    expect(loadedAtOnce).toContain('src/chat/element.ts');
+    for (const lazy of ['src/chat/runs/src-client.ts', 'src/wire/client.ts', 'src/wire/decoder.ts', 'src/wire/framing.ts']) {
       expect(existsSync(new URL(`../../${lazy}`, import.meta.url)), lazy).toBe(true);
       expect(loadedAtOnce).not.toContain(lazy);
     }

@@ -4,7 +4,7 @@
  * viewer) when the first file arrives or an attachment is shown.
  */
 import type { ReactiveController } from 'lit';
-import { lazyPart } from '../lazy-part.js';
+import { lazyChunk } from '../lazy-chunk.js';
 import type { AttachmentHost, AttachmentState } from './state.js';
 import type { ChatAttachment } from './types.js';
 
@@ -33,9 +33,9 @@ export class AttachmentsController implements ReactiveController {
 
   /**
    * Loads the attachment chunk once; the host renders again when it arrives. `undefined` when it could not
-   * be fetched (see ../lazy-part.ts: `now`, for a user's action, tries again at once).
+   * be fetched (see ../lazy-chunk.ts: `now`, for a user's action, tries again at once).
    */
-  readonly load = lazyPart(() =>
+  readonly load = lazyChunk(() =>
     import('./lazy.js').then((m) => {
       m.adoptStyles(this.owner.host.shadowRoot);
       this.state = new m.AttachmentState(this.owner);

@@ -10,7 +10,7 @@ import { countTokens } from '../../agent/sessions/tokens.js';
 import type { ChatHost } from '../chat-host.js';
 import { featureStrings } from '../feature-strings.js';
 import { format } from '../i18n.js';
-import { blockText, type TimelineItem } from '../timeline.js';
+import { blockText, type TimelineItem } from '../timeline/items.js';
 import { knownContextWindow } from './known-windows.js';
 import { meterDefaults } from './strings.js';
 import { adoptStyles } from './styles.js';

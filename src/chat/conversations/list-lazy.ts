@@ -1,3 +1,3 @@
 /** The conversation list's chunk, loaded once a store is set: its renderer and its styles. */
-export { renderSessionList } from '../parts/session-list.js';
+export { renderConversationList } from './list.js';
 export { adoptListStyles } from './list-styles.js';

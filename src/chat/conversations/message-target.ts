@@ -4,7 +4,7 @@
  * messages up to and including it ends with that message's rows, and rows of a kind keep their order.
  */
 import type { ChatMessage } from '../../agent/messages.js';
-import { timelineFromMessages } from '../timeline.js';
+import { timelineFromMessages } from '../timeline/rebuild.js';
 
 /** The `n`th row (0-based) of a kind among the rows of its kind. */
 export interface MessageTarget {

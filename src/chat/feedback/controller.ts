@@ -10,7 +10,7 @@ import type { MessageFeedback } from '../../store/feedback.js';
 import { activePath, type SessionTree } from '../../store/tree.js';
 import type { ChatHost } from '../chat-host.js';
 import { featureStrings } from '../feature-strings.js';
-import { blockText, type AnswerItem } from '../timeline.js';
+import { blockText, type AnswerItem } from '../timeline/items.js';
 import { feedbackDefaults } from './strings.js';
 import { adoptStyles } from './styles.js';
 
@@ -30,7 +30,7 @@ export class Feedback implements ReactiveController {
   private asking: string | undefined;
   /** The first item shown when the stored ratings were last read (another conversation: read again). */
   private shownFirst: string | undefined;
-  /** Bumped at every change, so the element makes a new part context (and rows re-render). */
+  /** Bumped at every change, so the element makes a new row context (and rows re-render). */
   stamp = 0;
 
   constructor(private readonly host: ChatHost) {

@@ -1,3 +1,3 @@
 /** The files panel's chunk, loaded once a workspace is set: its renderer and its styles. */
-export { renderFilesPanel } from '../parts/files-panel.js';
+export { renderFilesPanel } from './panel.js';
 export { adoptFilesStyles } from './styles.js';

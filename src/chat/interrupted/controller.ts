@@ -8,10 +8,12 @@
 import type { TemplateResult } from 'lit';
 import type { ChatMessage } from '../../agent/messages.js';
 import type { InterruptedTurn } from '../../store/turn-pieces.js';
-import type { ApprovalRequest } from '../agent-runs.js';
+import type { ApprovalRequest } from '../runs/agent-runs.js';
 import type { ChatHost } from '../chat-host.js';
 import { createChatEvent } from '../events.js';
-import { setApproval, timelineFromMessages, type RunEndItem, type TimelineState } from '../timeline.js';
+import { setApproval } from '../timeline/commands.js';
+import { timelineFromMessages } from '../timeline/rebuild.js';
+import type { RunEndItem, TimelineState } from '../timeline/items.js';
 import { interruptedStrings } from './strings.js';
 import { conversationLock, lockHeld } from '../tabs/lock.js';
 
@@ -22,7 +24,7 @@ export class InterruptedTurns {
 
   constructor(private readonly host: ChatHost) {}
 
-  /** Changes when what the run end renders may change (the element makes a new part context then). */
+  /** Changes when what the run end renders may change (the element makes a new row context then). */
   get stamp(): string {
     return `${this.shown?.endKey} ${this.canContinue}`;
   }

@@ -4,9 +4,10 @@
  * the element's timeline, and renders question rows through the chunk.
  */
 import type { RemoteInterrupt } from '../../agent/remote/protocol.js';
-import { lazyPart } from '../lazy-part.js';
-import type { PartContext } from '../parts/context.js';
-import { addQuestion, settleQuestion, type QuestionItem, type TimelineState } from '../timeline.js';
+import { lazyChunk } from '../lazy-chunk.js';
+import type { RowContext } from '../timeline/row-context.js';
+import { addQuestion, settleQuestion } from '../timeline/commands.js';
+import type { QuestionItem, TimelineState } from '../timeline/items.js';
 import type { Questions } from './questions.js';
 import type { Lit } from './render.js';
 
@@ -26,7 +27,7 @@ export class QuestionsController {
     private readonly change: (next: (timeline: TimelineState) => TimelineState) => TimelineState,
   ) {}
 
-  private readonly load = lazyPart(() =>
+  private readonly load = lazyChunk(() =>
     import('./lazy.js').then((m) => {
       const { element, change } = this;
       m.adoptStyles(element.renderRoot);
@@ -49,7 +50,7 @@ export class QuestionsController {
   }
 
   /** A question row (the chunk is here: rows are added only by it). */
-  render(item: QuestionItem, ctx: PartContext): unknown {
+  render(item: QuestionItem, ctx: RowContext): unknown {
     return this.questions?.render(item, ctx);
   }
 }

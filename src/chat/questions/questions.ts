@@ -6,8 +6,8 @@
  * shows "Not answered".
  */
 import type { RemoteInterrupt } from '../../agent/remote/protocol.js';
-import type { PartContext } from '../parts/context.js';
-import type { QuestionItem, QuestionStatus } from '../timeline.js';
+import type { RowContext } from '../timeline/row-context.js';
+import type { QuestionItem, QuestionStatus } from '../timeline/items.js';
 import { questionId, renderQuestion, type Lit } from './render.js';
 import { questionForm, readAnswer, type QuestionForm } from './schema.js';
 import { questionStrings, type QuestionStrings } from './strings.js';
@@ -30,7 +30,7 @@ export class Questions {
   /** Per asked row: ends it with the user's answer (`undefined`: dismissed). */
   private readonly waiting = new Map<string, (status: 'answered' | 'dismissed', answer?: unknown) => void>();
   private readonly forms = new WeakMap<RemoteInterrupt, QuestionForm>();
-  private strings: { from: PartContext['strings']; locale: string; value: QuestionStrings } | undefined;
+  private strings: { from: RowContext['strings']; locale: string; value: QuestionStrings } | undefined;
 
   constructor(private readonly host: QuestionsHost) {}
 
@@ -56,7 +56,7 @@ export class Questions {
   }
 
   /** A question row: the form while it is asked, else what became of it. */
-  render(item: QuestionItem, ctx: PartContext): unknown {
+  render(item: QuestionItem, ctx: RowContext): unknown {
     const s = this.stringsFor(ctx);
     const end = (status: 'answered' | 'dismissed', answer?: unknown): void => this.waiting.get(item.key)?.(status, answer);
     return renderQuestion(this.host.lit, item, this.formOf(item.question), s, ctx.locale, {
@@ -83,7 +83,7 @@ export class Questions {
     return form;
   }
 
-  private stringsFor(ctx: PartContext): QuestionStrings {
+  private stringsFor(ctx: RowContext): QuestionStrings {
     const memo = this.strings;
     if (memo && memo.from === ctx.strings && memo.locale === ctx.locale) return memo.value;
     return (this.strings = { from: ctx.strings, locale: ctx.locale, value: questionStrings(ctx.locale, ctx.strings) }).value;

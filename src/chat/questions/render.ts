@@ -4,7 +4,7 @@
  * back end and are bound as text.
  */
 import type { html as litHtml, nothing as litNothing, TemplateResult } from 'lit';
-import type { QuestionItem, QuestionStatus } from '../timeline.js';
+import type { QuestionItem, QuestionStatus } from '../timeline/items.js';
 import { controlName, type Choice, type QuestionField, type QuestionForm } from './schema.js';
 import type { QuestionStrings } from './strings.js';
 

@@ -9,7 +9,7 @@
 import type { ReactiveController } from 'lit';
 import type { ChatHost } from '../chat-host.js';
 import { featureStrings } from '../feature-strings.js';
-import type { AnswerItem, TimelineItem } from '../timeline.js';
+import type { AnswerItem, TimelineItem } from '../timeline/items.js';
 import { SentenceReader } from './sentences.js';
 import { readAloudDefaults } from './strings.js';
 import { adoptStyles } from './styles.js';
@@ -174,7 +174,7 @@ export class ReadAloud implements ReactiveController {
     this.bump();
   }
 
-  /** Bumped at every change of what is read, so the element makes a new part context (and rows re-render). */
+  /** Bumped at every change of what is read, so the element makes a new row context (and rows re-render). */
   stamp = 0;
 
   private bump(): void {

@@ -4,7 +4,7 @@
  * reader asks for more). The renderer's output does not depend on how its text is cut, so the answer ends
  * drawn exactly as if it had come in one piece.
  */
-import type { AnswerRenderer } from '../answer.js';
+import type { AnswerRenderer } from '../messages/answer.js';
 import { sliceScheduler, type SliceJob, type SliceScheduler } from './scheduler.js';
 
 /**

@@ -12,8 +12,8 @@ import type { ReactiveController, TemplateResult } from 'lit';
 import type { ChatMessage } from '../../agent/messages.js';
 import type { UnknownEvent, WireEvent } from '../../wire/events.js';
 import type { ChatHost } from '../chat-host.js';
-import type { RunSource } from '../run-controller.js';
-import { timelineFromMessages } from '../timeline.js';
+import type { RunSource } from '../runs/run-controller.js';
+import { timelineFromMessages } from '../timeline/rebuild.js';
 import { conversationLock } from './lock.js';
 import { tabsStrings } from './strings.js';
 

@@ -1,6 +1,6 @@
 import { expect as chaiExpect } from '@open-wc/testing';
 import { describe, expect, it } from 'vitest';
-import type { TimelineState } from '../../../src/chat/timeline.js';
+import type { TimelineState } from '../../../src/chat/timeline/items.js';
 import { chatFixture, pushAll, shadow } from './helpers.js';
 
 interface DeltaWork {

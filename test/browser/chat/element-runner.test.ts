@@ -6,7 +6,7 @@ import { Session } from '../../../src/agent/sessions/session.js';
 import { tool } from '../../../src/agent/tools/tools.js';
 import { workspaceTools } from '../../../src/agent/tools/workspace-tools.js';
 import { createWorkspace, type Workspace } from '../../../src/store/workspace.js';
-import { timelineFromMessages } from '../../../src/chat/timeline.js';
+import { timelineFromMessages } from '../../../src/chat/timeline/rebuild.js';
 import { $, $$, answers, chatFixture, until } from './helpers.js';
 
 /** The timeline's rows as short labels, in order: `user:<text>`, `tool:<name>`, `answer:<text>`. */

@@ -21,7 +21,7 @@ export async function chatFixture(setup?: (el: PagentChat) => void): Promise<Pag
  * settle (the browser does not promise which of two imports of one module settles first), then its update.
  */
 export async function renderersLoaded(el: PagentChat): Promise<void> {
-  await import('../../../src/chat/parts/tool-renderers.js');
+  await import('../../../src/chat/tool-calls/renderers.js');
   for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 0));
   await el.updateComplete;
 }

@@ -9,20 +9,21 @@ import { commands } from 'vitest/browser';
 import { RemoteAgent } from '../../../src/agent/remote/remote-agent.js';
 import { renderMarkdown } from '../../../src/chat/markdown.js';
 import type { PagentChat } from '../../../src/chat/element.js';
-import { TOOL_TEXT_STEP } from '../../../src/chat/parts/tool-card.js';
+import { TOOL_TEXT_STEP } from '../../../src/chat/tool-calls/card.js';
 import { $, $$, chatFixture, pushAll, textRun, until } from './helpers.js';
 
 const HIGHLIGHTER = '**/src/chat/markdown/highlighter.ts*';
 const MATH = '**/src/chat/markdown/math-render.ts*';
-const ACTIONS = '**/src/chat/actions/message-actions.ts*';
+const ACTIONS = '**/src/chat/message-actions/controller.ts*';
 const ATTACHMENTS = '**/src/chat/attachments/lazy.ts*';
 const CHINESE = '**/src/chat/locales/zh-CN.ts*';
 const QUESTIONS = '**/src/chat/questions/lazy.ts*';
-const RENDERERS = '**/src/chat/parts/tool-renderers.ts*';
-const TOOL_TEXT = '**/src/chat/parts/tool-text.ts*';
+const RENDERERS = '**/src/chat/tool-calls/renderers.ts*';
+const TOOL_TEXT = '**/src/chat/tool-calls/text.ts*';
 const SLICES = '**/src/chat/slices/text-feed.ts*';
 const LIST = '**/src/chat/conversations/list-lazy.ts*';
 const FILES = '**/src/chat/files/lazy.ts*';
+const SRC_CLIENT = '**/src/chat/runs/src-client.ts*';
 
 /** How many times the page asked for a chunk, by its path under src/chat (a refused request is listed too). */
 const requests = (path: string): number =>
@@ -42,7 +43,7 @@ function render(text: string): HTMLElement {
 const tokens = (el: Element): number => el.querySelectorAll('span[class^="pagent-hl-"]').length;
 
 afterEach(async () => {
-  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS, CHINESE, QUESTIONS, RENDERERS, TOOL_TEXT, SLICES, LIST, FILES]) await commands.setOffline(glob, false);
+  for (const glob of [HIGHLIGHTER, MATH, ACTIONS, ATTACHMENTS, CHINESE, QUESTIONS, RENDERERS, TOOL_TEXT, SLICES, LIST, FILES, SRC_CLIENT]) await commands.setOffline(glob, false);
 });
 
 /** Pastes `file` into the message box, as a browser does with a copied file. */
@@ -104,14 +105,14 @@ describe('a lazy chunk that cannot be fetched', () => {
     // the answer shows without its actions: they come with the chunk that could not be fetched
     expect($$(el, '[part~="answer-text"]').map((a) => a.textContent!.trim())).toEqual(['答え']);
     expect($$(el, '[part="message-copy-button"]')).toHaveLength(0);
-    const refused = requests('actions/message-actions');
+    const refused = requests('message-actions/controller');
 
     // renders meanwhile do not ask again and again: automatic tries wait (or wait for the browser's online event)
     for (let i = 0; i < 5; i++) {
       el.requestUpdate();
       await el.updateComplete;
     }
-    expect(requests('actions/message-actions')).toBe(refused);
+    expect(requests('message-actions/controller')).toBe(refused);
 
     await commands.setOffline(ACTIONS, false);
     await commands.setOffline(ATTACHMENTS, false);
@@ -143,7 +144,7 @@ describe('a lazy chunk that cannot be fetched', () => {
   it('shows tool calls as default cards while the renderers chunk cannot be fetched, then as the page draws them', async () => {
     await commands.setOffline(RENDERERS, true);
     const el = await chatFixture((c) => (c.renderers = { get_weather: (call) => html`<b class="drawn">${call.status}</b>` }));
-    await until(() => requests('parts/tool-renderers') >= 1, 'the renderers chunk asked for');
+    await until(() => requests('tool-calls/renderers') >= 1, 'the renderers chunk asked for');
     await pushAll(el, [
       { method: 'RunBegin', params: { user_input: 'w' } },
       { method: 'ToolCallBegin', params: { tool_call_id: 'a', name: 'get_weather', arguments: '{"city": "Paris"}' } },
@@ -157,7 +158,7 @@ describe('a lazy chunk that cannot be fetched', () => {
     await until(() => $(el, '.drawn') !== null, 'the page\'s rendering, once the chunk is here');
     expect($(el, '.drawn')!.textContent).toBe('pending');
     expect($(el, '[part="tool-name"]')).toBeNull();
-    expect(requests('parts/tool-renderers')).toBe(2);
+    expect(requests('tool-calls/renderers')).toBe(2);
   });
 
   it("draws one slice of a tool card's long result while its controls' chunk cannot be fetched, and Show more once it can", async () => {
@@ -169,7 +170,7 @@ describe('a lazy chunk that cannot be fetched', () => {
       { method: 'ToolCallBegin', params: { tool_call_id: 'a', name: 'dump', arguments: '{}' } },
       { method: 'ToolResult', params: { tool_call_id: 'a', name: 'dump', content: result, ok: true } },
     ]);
-    await until(() => requests('parts/tool-text') >= 1, 'the controls chunk asked for');
+    await until(() => requests('tool-calls/text') >= 1, 'the controls chunk asked for');
     await settle();
     expect($(el, '[part="tool-result"]')!.textContent!.length).toBe(TOOL_TEXT_STEP);
     expect($(el, '[part="tool-show-more"]')).toBeNull();
@@ -179,7 +180,7 @@ describe('a lazy chunk that cannot be fetched', () => {
     await until(() => $(el, '[part="tool-show-more"]') !== null, 'Show more, once the chunk is here');
     $<HTMLButtonElement>(el, '[part="tool-show-more"]')!.click();
     await until(() => $(el, '[part="tool-result"]')!.textContent!.length === 2 * TOOL_TEXT_STEP, 'the next slice');
-    expect(requests('parts/tool-text')).toBe(2);
+    expect(requests('tool-calls/text')).toBe(2);
   });
 
   it('shows English while the Chinese strings cannot be fetched, then Chinese once they can', async () => {
@@ -228,5 +229,26 @@ describe('a lazy chunk that cannot be fetched', () => {
     el.requestUpdate();
     await until(() => $(el, '[part="session-list"]')?.textContent?.includes('Stored one') === true, 'the list, fetched again');
     await until(() => $(el, '[part="files"]')?.textContent?.includes('notes.md') === true, 'the files panel, fetched again');
+  });
+
+  it('fails a message to src with a network error card while its client cannot be fetched, and the next message fetches it', async () => {
+    await commands.setOffline(SRC_CLIENT, true);
+    const line = (method: string, params: unknown): string => JSON.stringify({ jsonrpc: '2.0', method, params }) + '\n';
+    const step = { content: 'Hi', tool_calls: [], reasoning_content: '', usage: null };
+    const run = [line('RunBegin', { user_input: 'Q2' }), line('TextDelta', { text: 'Hi' }), line('RunEnd', { ...step, stop_reason: 'no_tool_calls' })];
+    const src = `${inject('apiUrl')}/wire/recorded/${crypto.randomUUID()}?s=${encodeURIComponent(JSON.stringify([{ headers: { 'Content-Type': 'application/x-ndjson' }, chunks: run }]))}`;
+    const el = await chatFixture((c) => (c.src = src));
+    const codes: string[] = [];
+    el.addEventListener('pagent-error', (e) => codes.push(e.detail.error.code));
+    el.send('Q');
+    await until(() => $(el, '[part~="error"]') !== null && !el.streaming, 'the error card');
+    expect(codes).toEqual(['network']);
+    expect($(el, '[part~="error-details"]')!.textContent).toContain('could not be loaded');
+    expect($$(el, '[part~="user"]').map((u) => u.textContent!.trim())).toEqual(['Q']);
+
+    await commands.setOffline(SRC_CLIENT, false);
+    el.send('Q2');
+    await until(() => !el.streaming && $$(el, '[part~="answer-text"]').map((a) => a.textContent).join() === 'Hi', 'the answer, once the client loaded');
+    expect(requests('runs/src-client')).toBeGreaterThanOrEqual(2);
   });
 });

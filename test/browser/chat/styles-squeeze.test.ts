@@ -1,7 +1,8 @@
 // The library build squeezes the element's css`` text (build/minify-css.ts). Chromium must read the squeezed
 // text as the very same rules as the source.
 import { describe, expect, it } from 'vitest';
-import { chatStyles } from '../../../src/chat/styles.js';
+import type { CSSResult } from 'lit';
+import { PagentChat } from '../../../src/chat/element.js';
 import { squeezeCss } from '../../../build/minify-css.js';
 
 const rules = (text: string): string[] => {
@@ -12,7 +13,8 @@ const rules = (text: string): string[] => {
 
 describe('squeezed element styles', () => {
   it('parse to the same rules as the source, and are shorter', () => {
-    const source = chatStyles.cssText;
+    // every sheet of the element, in its order
+    const source = (PagentChat.styles as CSSResult[]).map((sheet) => sheet.cssText).join('\n');
     const squeezed = squeezeCss(source);
     expect(rules(source).length).toBeGreaterThan(50);
     expect(rules(squeezed)).toEqual(rules(source));

@@ -6,7 +6,7 @@
 import { expect as chaiExpect } from '@open-wc/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { userEvent } from 'vitest/browser';
-import { TOOL_TEXT_STEP } from '../../../src/chat/parts/tool-card.js';
+import { TOOL_TEXT_STEP } from '../../../src/chat/tool-calls/card.js';
 import type { PagentChat } from '../../../src/chat/element.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 import { $, $$, chatFixture, pushAll, until } from './helpers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentRuns, type ChatAgent } from '../../../src/chat/agent-runs.js';
+import { AgentRuns, type ChatAgent } from '../../../src/chat/runs/agent-runs.js';
 import type { UnknownEvent, WireEvent } from '../../../src/wire/events.js';
 
 type Ev = WireEvent | UnknownEvent;

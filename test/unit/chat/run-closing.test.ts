@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { PagentError } from '../../../src/errors.js';
-import { eventsClosingRun } from '../../../src/chat/run-controller.js';
-import { addUserMessage, createTimeline, reduceTimeline, type TimelineState } from '../../../src/chat/timeline.js';
+import { eventsClosingRun } from '../../../src/chat/runs/run-controller.js';
+import { addUserMessage } from '../../../src/chat/timeline/commands.js';
+import { createTimeline, type TimelineState } from '../../../src/chat/timeline/items.js';
+import { reduceTimeline } from '../../../src/chat/timeline/reducer.js';
 import type { WireEvent } from '../../../src/wire/events.js';
 
 const run = (events: WireEvent[], state: TimelineState = createTimeline()): TimelineState => events.reduce(reduceTimeline, state);

@@ -3,24 +3,11 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 import { decodeWireStream } from '../../../src/wire/decode-stream.js';
 import type { WireEvent } from '../../../src/wire/events.js';
-import {
-  addQuestion,
-  addUserMessage,
-  blockText,
-  createTimeline,
-  PRETTY_JSON_MAX,
-  reduceTimeline,
-  setApproval,
-  settleQuestion,
-  showMore,
-  summariseUsage,
-  timelineFromMessages,
-  type AnswerItem,
-  type ReasoningItem,
-  type TimelineItem,
-  type TimelineState,
-  type ToolItem,
-} from '../../../src/chat/timeline.js';
+import { addQuestion, addUserMessage, setApproval, settleQuestion, showMore } from '../../../src/chat/timeline/commands.js';
+import { blockText, createTimeline, type AnswerItem, type ReasoningItem, type TimelineItem, type TimelineState, type ToolItem } from '../../../src/chat/timeline/items.js';
+import { PRETTY_JSON_MAX, summariseUsage } from '../../../src/chat/timeline/display-values.js';
+import { reduceTimeline } from '../../../src/chat/timeline/reducer.js';
+import { timelineFromMessages } from '../../../src/chat/timeline/rebuild.js';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url);
 const END = { content: '', tool_calls: [], reasoning_content: '', usage: null };
