@@ -58,7 +58,7 @@ describe('custom-elements.json', () => {
     for (const name of ['timeline', 'runs', 'sessions', 'langAttribute']) expect(members.map((m) => m.name)).not.toContain(name);
     expect(committed).not.toContain('src/');
     expect(committed).not.toContain('new RunController');
-    expect(element.attributes?.map((a) => a.name)).toEqual(['src', 'theme', 'wire-log', 'accept', 'lang']);
+    expect(element.attributes?.map((a) => a.name)).toEqual(['src', 'theme', 'wire-log', 'accept', 'voice', 'read-aloud', 'context-window', 'lang']);
     expect(element.attributes?.find((a) => a.name === 'lang')?.fieldName).toBeUndefined();
   });
 });
