@@ -32,8 +32,9 @@ describe('session store in real pages', () => {
       const agent = new Agent({ llm, tools: [lookup], store: storeFor('reload'), sessionId: 'run-1' });
       void agent.run('調べて 🚀').catch(() => undefined);
     }, slow);
-    // two tool turns finished; the third model call is streaming its answer
+    // two tool turns finished; the third model call is streaming its answer, and its first words are saved
     await streaming;
+    await page.waitForFunction(async () => ((await window.pagent.storeFor('reload').loadTurn('run-1'))?.content ?? '').startsWith('word0 '));
     await page.reload();
     await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'ready');
 
@@ -58,10 +59,12 @@ describe('session store in real pages', () => {
 
     const next = h.model.requests.at(-1)!;
     expect(next.script).toBe('fast');
-    expect(roles(next.messages)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'user']);
+    // the answer the reload cut goes first, as it stood (saved as it streamed), then the new message
+    expect(roles(next.messages)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'user']);
+    expect(String(next.messages[5]!.content)).toMatch(/^word0 /);
     expect(requestProblem(next.messages)).toBeUndefined();
     expect(after.answer).toBe('了解 ✅');
-    expect(roles(after.saved)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'user', 'assistant']);
+    expect(roles(after.saved)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'user', 'assistant']);
     expect(after.dump).not.toContain('sk-e2e-reload-secret');
     expect(pageErrors).toEqual([]);
     await context.close();

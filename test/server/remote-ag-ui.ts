@@ -186,7 +186,7 @@ function runEvents(input: ReturnType<typeof RunAgentInputSchema.parse>): { event
       ],
     };
   }
-  if (/slow/i.test(said)) return { events: [started, ...say(`${runId}-m`, 'Slow ', 'answer ', 'that ', 'takes ', 'a ', 'while.'), finished()], delayMs: 150 };
+  if (/slow/i.test(said)) return { events: [started, ...say(`${runId}-m`, 'Slow ', 'answer ', 'that ', 'takes ', 'a ', 'good ', 'long ', 'while ', 'to ', 'come ', 'to ', 'its ', 'end.'), finished()], delayMs: 150 };
   const earlier = users.slice(0, -1).map((m) => textOf(m.content));
   const answers = messages.filter((m) => m.role === 'assistant').length;
   const results = messages.filter((m) => m.role === 'tool').length;

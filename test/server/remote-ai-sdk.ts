@@ -102,7 +102,7 @@ function script(prompt: Prompt, callNumber: number): { parts: StreamPart[]; dela
   if (/where am i/i.test(said)) return { parts: [call(id, 'get_location', {}), finish('tool-calls')] };
   const remove = /delete (\S+)/i.exec(said);
   if (remove) return { parts: [call(id, 'delete_file', { path: remove[1] }), finish('tool-calls')] };
-  if (/slow/i.test(said)) return { parts: [...text('Slow ', 'answer ', 'that ', 'takes ', 'a ', 'while.'), finish('stop')], delay: 150 };
+  if (/slow/i.test(said)) return { parts: [...text('Slow ', 'answer ', 'that ', 'takes ', 'a ', 'good ', 'long ', 'while ', 'to ', 'come ', 'to ', 'its ', 'end.'), finish('stop')], delay: 150 };
   if (/long story/i.test(said)) return { parts: [...text(...Array.from({ length: 40 }, (_, i) => `part${i} `)), finish('stop')], delay: 25 };
   const earlier = users.slice(0, -1).map((m) => textOf(m.content));
   const answers = prompt.filter((m) => m.role === 'assistant').length;
