@@ -106,11 +106,11 @@ const setextHeading: BlockStart = (p, container) => {
   p.closeUnmatchedBlocks();
   const leaf = container.leaf!;
   let content = leaf.content();
-  const consumed = parseReferences(content, (label, ref) => p.refs.define(label, ref));
+  const consumed = parseReferences(content, p.refs.define);
   if (consumed > 0) content = content.slice(consumed);
   if (content.length > 0) {
     toHeading(p, container, match[0][0] === '=' ? 1 : 2, consumed > 0 ? content : null);
-    p.advanceOffset(p.currentLine.length - p.offset, false);
+    p.advanceToEnd();
     return 2;
   }
   // Only definitions: no heading, and the underline is read as another block or text.
@@ -122,7 +122,7 @@ const thematicBreak: BlockStart = (p) => {
   if (p.indented || !RE_THEMATIC_BREAK.test(p.rest())) return 0;
   p.closeUnmatchedBlocks();
   p.mount(p.addChild('thematic_break'));
-  p.advanceOffset(p.currentLine.length - p.offset, false);
+  p.advanceToEnd();
   return 2;
 };
 
@@ -185,7 +185,7 @@ const table: BlockStart = (p, container) => {
   if (!header || header.length !== align.length) return 0;
   p.closeUnmatchedBlocks();
   toTable(p, container, lineStart > 0 ? content.slice(0, lineStart) : null, header, align);
-  p.advanceOffset(p.currentLine.length - p.offset, false);
+  p.advanceToEnd();
   return 2;
 };
 

@@ -66,7 +66,7 @@ function takeDecidedDefinitions(p: MarkdownDocument, paragraph: Block): void {
   if (!leaf.mayHoldDefinitions || !leaf.empty) return;
   const content = leaf.content();
   if (!content.startsWith('[')) return;
-  const consumed = parseDecidedReferences(content, (label, ref) => p.refs.define(label, ref));
+  const consumed = parseDecidedReferences(content, p.refs.define);
   if (consumed > 0) leaf.rerender(content.slice(consumed));
 }
 
@@ -143,7 +143,7 @@ export const BLOCK_TYPES: Record<BlockType, BlockSpec> = {
       const leaf = block.leaf!;
       const content = leaf.content();
       if (content.startsWith('[')) {
-        const consumed = parseReferences(content, (label, ref) => p.refs.define(label, ref));
+        const consumed = parseReferences(content, p.refs.define);
         if (consumed > 0) {
           const rest = content.slice(consumed);
           leaf.rerender(RE_NON_SPACE.test(rest) ? rest : '');

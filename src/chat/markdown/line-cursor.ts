@@ -101,6 +101,11 @@ export class LineCursor {
     this.partiallyConsumedTab = false;
   }
 
+  /** Moves to the end of the line (all of it was a block's marker). */
+  advanceToEnd(): void {
+    this.advanceOffset(this.currentLine.length - this.offset, false);
+  }
+
   /** Takes the rest of the line: a partly consumed tab gives its remaining columns as spaces. */
   protected takeRest(): string {
     let text = '';

@@ -22,8 +22,8 @@ export class References {
 
   constructor(private readonly math: boolean) {}
 
-  /** Defines a label (the first definition wins); text waiting for it becomes stale. */
-  define(label: string, ref: LinkReference): void {
+  /** Defines a label (the first definition wins); text waiting for it becomes stale. Bound: a callback. */
+  readonly define = (label: string, ref: LinkReference): void => {
     if (this.refmap.has(label)) return;
     this.refmap.set(label, ref);
     const waiting = this.waiting.get(label);
@@ -31,7 +31,7 @@ export class References {
     this.waiting.delete(label);
     for (const target of waiting) this.stale.add(target);
     this.definedSinceFlush += 1;
-  }
+  };
 
   /**
    * Renders stale text again once the number of definitions has doubled since the last time: one
