@@ -22,7 +22,7 @@
  *   browser lays out only the last chunk per update (a soft line break or a space at a chunk boundary
  *   shows as a line break).
  */
-import { MarkdownDocument } from './markdown/blocks.js';
+import { MarkdownDocument } from './markdown/markdown-document.js';
 import type { MarkdownStats } from './markdown/inline-dom.js';
 
 export { safeUrl } from './safe-url.js';
