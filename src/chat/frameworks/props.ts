@@ -27,6 +27,11 @@ export type PagentChatProperties = Partial<
     | 'maxAttachmentBytes'
     | 'maxTotalAttachmentBytes'
     | 'maxImageSide'
+    | 'voice'
+    | 'transcribe'
+    | 'readAloud'
+    | 'feedback'
+    | 'contextWindow'
   >
 >;
 
