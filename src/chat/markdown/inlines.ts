@@ -655,6 +655,9 @@ class InlineParser {
     // A balanced group of parentheses is skipped in one step (its close was found once for the whole
     // subject), so scans from many `](` over the same text stay linear.
     const parens = (this.parens ??= matchParentheses(this.subject));
+    // Parentheses not closed (yet): the destination fails, unless the subject ends before anything
+    // refuses it (a space, nesting too deep) and more text closes them.
+    let open = 0;
     let c = -1;
     while (this.pos < limit) {
       c = this.subject.charCodeAt(this.pos);
@@ -662,13 +665,8 @@ class InlineParser {
         this.pos += 2;
       } else if (c === C_OPEN_PAREN) {
         const end = parens.close[this.pos]!;
-        if (end < 0) {
-          // never closed yet: the destination would end with a parenthesis open
-          this.undecided ||= this.mayClose(this.pos, save + REACH);
-          return null;
-        }
-        if (parens.depth[this.pos]! > MAX_PAREN_DEPTH) return null;
-        this.pos = end + 1;
+        if ((end < 0 ? ++open : open + parens.depth[this.pos]!) > MAX_PAREN_DEPTH) return null;
+        this.pos = end < 0 ? this.pos + 1 : end + 1;
       } else if (c === C_CLOSE_PAREN || c <= 0x20 || c === 0x7f) {
         break;
       } else {
@@ -679,41 +677,8 @@ class InlineParser {
       this.undecided ||= this.subject.length < save + REACH;
       return null;
     }
-    if (this.pos === save && c !== C_CLOSE_PAREN) return null;
+    if (open > 0 || (this.pos === save && c !== C_CLOSE_PAREN)) return null;
     return normalizeUri(unescapeString(this.subject.slice(save, this.pos)));
-  }
-
-  /**
-   * Whether more text could still close the unclosed `(` at `open` into a destination ending before
-   * `limit`: the subject ends in its run of non-space characters, and the parentheses opened in that run
-   * never nest deeper than {@link MAX_PAREN_DEPTH}.
-   */
-  private mayClose(open: number, limit: number): boolean {
-    const s = this.subject;
-    const { close, depth } = this.parens!;
-    const end = Math.min(s.length, limit);
-    let nesting = 1;
-    let i = open + 1;
-    while (i < end) {
-      const c = s.charCodeAt(i);
-      if (c === C_BACKSLASH && ESCAPABLE.test(s.charAt(i + 1))) {
-        i += 2;
-      } else if (c === C_OPEN_PAREN) {
-        const e = close[i]!;
-        if (e < 0) {
-          if (++nesting > MAX_PAREN_DEPTH) return false;
-          i += 1;
-        } else {
-          if (nesting + depth[i]! > MAX_PAREN_DEPTH) return false;
-          i = e + 1;
-        }
-      } else if (c === C_CLOSE_PAREN || c <= 0x20 || c === 0x7f) {
-        return false;
-      } else {
-        i += 1;
-      }
-    }
-    return i >= s.length && s.length < limit;
   }
 
   private parseLinkLabel(): number {
