@@ -4,7 +4,8 @@
  * when the page's `allowImage` says so. Adjacent text is one Text node (appended to, not added), and GFM
  * email autolinks are found in it as cmark-gfm finds them (in consolidated text outside links).
  */
-import { MAX_EMAIL, type Inline } from './inlines.js';
+import type { Inline } from './inlines.js';
+import { MAX_EMAIL } from './autolink.js';
 
 /** Inline elements (emphasis, links, code) nest at most this deep; deeper ones render their content only. */
 export const MAX_INLINE_DEPTH = 32;

@@ -12,12 +12,12 @@
  *   Everything before it is final: the incremental renderer settles it and never parses it again.
  */
 import { ESCAPABLE, HTML_TAG, PUNCTUATION, decodeEntity, normalizeLabel, normalizeUri, unescapeString } from './syntax.js';
+import { MAX_AUTOLINK, autolinkEnd, checkDomain, isHostChar } from './autolink.js';
 
 /** How far apart (in characters) an opener and its closer may be. */
 export const REACH = 4096;
-/** GFM autolinks longer than this (www and URL: the link; email: the address) stay text. */
-export const MAX_AUTOLINK = 2048;
-export const MAX_EMAIL = 254;
+/** A link destination's parentheses nest at most this deep (cmark's limit; the spec allows one). */
+const MAX_PAREN_DEPTH = 32;
 /** While streaming, at most this many open emphasis runs are shown closed. */
 const MAX_SHOWN_CLOSED = 4;
 
@@ -138,6 +138,9 @@ const C_ASTERISK = 42;
 const C_COLON = 58;
 const C_W = 119;
 const C_LESSTHAN = 60;
+const C_GREATERTHAN = 62;
+const C_QUOTE = 34;
+const C_APOSTROPHE = 39;
 const C_OPEN_BRACKET = 91;
 const C_BACKSLASH = 92;
 const C_CLOSE_BRACKET = 93;
@@ -165,70 +168,6 @@ const RE_LINK_TITLE = /"(?:\\[!-/:-@[-`{-~]|\\[^\\]|[^\\"\x00])*"|'(?:\\[!-/:-@[
 /** After a `<` that matched nothing yet: what could still become an autolink or raw HTML. */
 const RE_MAYBE_TAG = /[A-Za-z/!?]/;
 
-const RE_HOST_BREAK = /[\s\p{P}]/u;
-/** A character that may be part of a domain label (not space, not punctuation). */
-function isHostChar(s: string, i: number): boolean {
-  const c = s.codePointAt(i);
-  return c !== undefined && !RE_HOST_BREAK.test(String.fromCodePoint(c));
-}
-
-/**
- * Where a GFM autolink domain starting at `start` ends (cmark-gfm's check_domain): labels of host
- * characters, `-` and `_` separated by `.`, no `_` in the last two labels, and (unless `short`) at least one
- * period. Returns `start` when there is no valid domain.
- */
-function checkDomain(s: string, start: number, short: boolean): number {
-  let periods = 0;
-  let underscoresLast = 0;
-  let underscoresBefore = 0;
-  let i = start + 1;
-  const limit = Math.min(s.length - 1, start + MAX_AUTOLINK + 1);
-  for (; i < limit; i++) {
-    const c = s[i];
-    if (c === '_') underscoresLast++;
-    else if (c === '.') {
-      underscoresBefore = underscoresLast;
-      underscoresLast = 0;
-      periods++;
-    } else if (c !== '-' && !isHostChar(s, i)) break;
-  }
-  if (underscoresBefore > 0 || underscoresLast > 0) return start;
-  return short || periods > 0 ? i : start;
-}
-
-/**
- * The end of a GFM autolink whose domain ends at `from`: up to the next space or `<`, less trailing
- * punctuation, unbalanced closing parentheses and an entity-like `&name;` (cmark-gfm's autolink_delim).
- */
-function autolinkEnd(s: string, start: number, from: number): number {
-  if (from <= start) return start;
-  let end = from;
-  const limit = Math.min(s.length, start + MAX_AUTOLINK + 1);
-  while (end < limit && !/\s/.test(s[end]!) && s[end] !== '<') end++;
-  while (end > start) {
-    const c = s[end - 1]!;
-    if ('?!.,:*_~\'"'.includes(c)) {
-      end--;
-    } else if (c === ';') {
-      let k = end - 2;
-      while (k > start && /[A-Za-z]/.test(s[k]!)) k--;
-      end = k < end - 2 && s[k] === '&' ? k : end - 1;
-    } else if (c === ')') {
-      let open = 0;
-      let close = 0;
-      for (let i = start; i < end; i++) {
-        if (s[i] === '(') open++;
-        else if (s[i] === ')') close++;
-      }
-      if (close <= open) break;
-      end--;
-    } else {
-      break;
-    }
-  }
-  return end;
-}
-
 const text = (s: string, start: number, plain = false): Inline => {
   const node = new Inline('text', start, s);
   node.plain = plain;
@@ -250,8 +189,14 @@ class InlineParser {
   private openers: Array<{ cc: number; count: number; position: number }> = [];
   /** Math closers (`$$`, `\\)`, `\\]`) known to be absent from the rest of the subject. */
   private noCloser = new Set<string>();
-  /** For each `(` of the subject, the index of its `)` (-1: none), computed on the first link destination. */
-  private parenClose: Int32Array | undefined;
+  /** The parentheses of the subject, computed on the first link destination. */
+  private parens: Parentheses | undefined;
+  /**
+   * Set by a link destination or title that failed only for want of more text (the subject ended inside
+   * it): such a `](` may still become a link. One that failed on text already here never will, so its
+   * opener is not pending and a stream does not parse it again with every delta.
+   */
+  private undecided = false;
 
   constructor(
     readonly subject: string,
@@ -676,35 +621,63 @@ class InlineParser {
 
   private parseLinkTitle(): string | null {
     const title = this.match(RE_LINK_TITLE, REACH);
+    if (title === null) this.undecided ||= this.endsInside(this.pos, this.subject.charCodeAt(this.pos));
     return title === null ? null : unescapeString(title.slice(1, -1));
+  }
+
+  /**
+   * Whether the subject ends inside the title or braced destination opened at `start` by `open` (`"`,
+   * `'`, `(` or `<`), within reach: whether more text could still close it. False when text already here
+   * refuses it (a nested `(` or `<`, a line end in `<…>`).
+   */
+  private endsInside(start: number, open: number): boolean {
+    const s = this.subject;
+    const close =
+      open === C_OPEN_PAREN ? C_CLOSE_PAREN : open === C_LESSTHAN ? C_GREATERTHAN : open === C_QUOTE || open === C_APOSTROPHE ? open : -1;
+    if (close === -1 || s.length - start > REACH) return false;
+    for (let i = start + 1; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c === C_BACKSLASH) i++;
+      else if (c === close || c === 0 || (c === open && open !== close) || (open === C_LESSTHAN && c === C_NEWLINE)) return false;
+    }
+    return true;
   }
 
   private parseLinkDestination(): string | null {
     const braced = this.match(RE_LINK_DESTINATION_BRACES, REACH);
     if (braced !== null) return normalizeUri(unescapeString(braced.slice(1, -1)));
-    if (this.peek() === C_LESSTHAN) return null;
+    if (this.peek() === C_LESSTHAN) {
+      this.undecided ||= this.endsInside(this.pos, C_LESSTHAN);
+      return null;
+    }
     const save = this.pos;
     const limit = Math.min(this.subject.length, save + REACH);
     // A balanced group of parentheses is skipped in one step (its close was found once for the whole
     // subject), so scans from many `](` over the same text stay linear.
-    const close = (this.parenClose ??= matchParentheses(this.subject));
+    const parens = (this.parens ??= matchParentheses(this.subject));
+    // Parentheses not closed (yet): the destination fails, unless the subject ends before anything
+    // refuses it (a space, nesting too deep) and more text closes them.
+    let open = 0;
     let c = -1;
     while (this.pos < limit) {
       c = this.subject.charCodeAt(this.pos);
       if (c === C_BACKSLASH && ESCAPABLE.test(this.subject.charAt(this.pos + 1))) {
         this.pos += 2;
       } else if (c === C_OPEN_PAREN) {
-        const end = close[this.pos]!;
-        if (end < 0) return null; // never closed: the destination would end with a parenthesis open
-        this.pos = end + 1;
+        const end = parens.close[this.pos]!;
+        if ((end < 0 ? ++open : open + parens.depth[this.pos]!) > MAX_PAREN_DEPTH) return null;
+        this.pos = end < 0 ? this.pos + 1 : end + 1;
       } else if (c === C_CLOSE_PAREN || c <= 0x20 || c === 0x7f) {
         break;
       } else {
         this.pos += 1;
       }
     }
-    if (this.pos >= limit) return null;
-    if (this.pos === save && c !== C_CLOSE_PAREN) return null;
+    if (this.pos >= limit) {
+      this.undecided ||= this.subject.length < save + REACH;
+      return null;
+    }
+    if (open > 0 || (this.pos === save && c !== C_CLOSE_PAREN)) return null;
     return normalizeUri(unescapeString(this.subject.slice(save, this.pos)));
   }
 
@@ -763,20 +736,23 @@ class InlineParser {
     const next = this.peek();
     if (next === C_OPEN_PAREN) {
       this.pos++;
+      this.undecided = false;
       this.match(RE_SPNL);
       dest = this.parseLinkDestination();
       if (dest !== null) {
         this.match(RE_SPNL);
         if (RE_WHITESPACE_CHAR.test(this.subject.charAt(this.pos - 1))) title = this.parseLinkTitle();
         this.match(RE_SPNL);
-        if (this.peek() === C_CLOSE_PAREN && this.pos - opener.node.start <= REACH) {
+        if (this.pos === this.subject.length) {
+          this.undecided = true;
+        } else if (this.peek() === C_CLOSE_PAREN && this.pos - opener.node.start <= REACH) {
           this.pos += 1;
           matched = true;
         }
       }
       // An inline link may still be being written: more text can complete it.
       if (!matched) {
-        this.pend(opener.node.start);
+        if (this.undecided) this.pend(opener.node.start);
         this.pos = savepos;
       }
     }
@@ -929,20 +905,32 @@ export function parseDecidedReferences(content: string, define: (label: string, 
 }
 const RE_NEXT_NON_SPACE = /\S/g;
 
-/**
- * For each `(` of `s`, the index of the `)` that closes it within the same run of non-space characters
- * (-1 when none), backslash escapes skipped: what a link destination's parentheses balance against.
- */
-function matchParentheses(s: string): Int32Array {
+/** What a link destination's parentheses balance against, found once per subject. */
+interface Parentheses {
+  /** For each `(`, the index of the `)` that closes it within the same run of non-space characters (-1: none). */
+  close: Int32Array;
+  /** For each closed `(`, how deep the parentheses of its group nest (`(a)`: 1, `((a))`: 2). */
+  depth: Int32Array;
+}
+
+/** The parentheses of `s`, backslash escapes skipped. */
+function matchParentheses(s: string): Parentheses {
   const close = new Int32Array(s.length).fill(-1);
+  const depth = new Int32Array(s.length);
   const open: number[] = [];
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c === C_BACKSLASH && ESCAPABLE.test(s.charAt(i + 1))) i++;
-    else if (c === C_OPEN_PAREN) open.push(i);
-    else if (c === C_CLOSE_PAREN) {
-      if (open.length > 0) close[open.pop()!] = i;
+    else if (c === C_OPEN_PAREN) {
+      open.push(i);
+      depth[i] = 1;
+    } else if (c === C_CLOSE_PAREN) {
+      const o = open.pop();
+      if (o === undefined) continue;
+      close[o] = i;
+      const outer = open.at(-1);
+      if (outer !== undefined) depth[outer] = Math.max(depth[outer]!, depth[o]! + 1);
     } else if (c <= 0x20 || c === 0x7f) open.length = 0;
   }
-  return close;
+  return { close, depth };
 }

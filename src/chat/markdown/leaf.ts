@@ -28,7 +28,26 @@ const WORD_BACK = 64;
  * back can change (autolinks are at most 2,048 characters, references 33, email addresses 254).
  */
 const LONG_WORD = 2304;
+/** What may make a long word an autolink or hold an email address from far back. */
+const RE_AUTOLINK_MARK = /@|:\/\/|www\./;
+/** An email address's local part, and emphasis and strikethrough delimiters. */
+const isEmailChar = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 46 || c === 43 || c === 95 || c === 45;
+const isDelimiter = (c: number): boolean => c === 42 || c === 95 || c === 126;
 const isSpace = (c: number): boolean => c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11;
+
+/**
+ * Where the undecided end of a long word with no autolink in it starts: what follows can still change
+ * only its last {@link WORD_BACK} characters (an entity, a `www.` or a scheme being written), the run of
+ * characters an email's local part is made of (an `@` may follow) or, after none, its run of delimiters
+ * (whether they open depends on the next character).
+ */
+function lastWordEnd(text: string, word: number, end: number): number {
+  let k = end;
+  while (k > word && isEmailChar(text.charCodeAt(k - 1))) k--;
+  if (k === end) while (k > word && isDelimiter(text.charCodeAt(k - 1))) k--;
+  return Math.min(k, end - WORD_BACK);
+}
 
 /** What a leaf needs from its document. */
 export interface LeafHost {
@@ -137,6 +156,7 @@ export class InlineLeaf {
     if (end === this.tail.length || text.charCodeAt(end - 1) === 92) {
       const floor = Math.max(0, end - LONG_WORD);
       while (word > floor && !isSpace(text.charCodeAt(word - 1))) word--;
+      if (end - word > WORD_BACK && !RE_AUTOLINK_MARK.test(text.slice(word, end))) word = lastWordEnd(text, word, end);
     }
     let point = Math.min(pending, word);
     if (point === pending && point < text.length) {

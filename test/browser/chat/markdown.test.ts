@@ -128,6 +128,29 @@ describe('renderMarkdown', () => {
     );
   });
 
+  it('reads a destination whose parentheses nest 32 deep, and not 33 (cmark\'s limit), in any split', () => {
+    const nested = (d: number): string => `${'('.repeat(d)}x${')'.repeat(d)}`;
+    expect(whole(`[a](${nested(32)})`).querySelector('a')?.getAttribute('href')).toBe(nested(32));
+    expect(whole(`[a](${nested(33)})`).querySelector('a')).toBeNull();
+    const texts = [`[a](${nested(32)})`, `[a](${nested(33)})`, `[a](b${'(c'.repeat(33)}${')'.repeat(34)} z`, `[a](b ${'(c'.repeat(5)} z`, `[a](<b[c](<d> e`, `[a](b '(c' "d` + '\n' + `e") f`];
+    for (const text of texts) {
+      for (const seed of [1, 2, 3]) expect(streamed(randomSplits(text, seed)).innerHTML, `${text} (${seed})`).toBe(whole(text).innerHTML);
+    }
+  });
+
+  it('renders a long word with no space the same in any split, whatever its end turns out to be', () => {
+    const texts = [
+      `${'a('.repeat(60)}**b**c&amp;d_e_ f`,
+      `${'[a](b'.repeat(30)}x.y@example.com z`,
+      `${'(a'.repeat(50)}www.example.com/x y`,
+      `${'a-'.repeat(50)}***b*** c`,
+      `${'a)'.repeat(50)}&#x41;\\\n![i](u) https://example.com/${'p'.repeat(80)} e`,
+    ];
+    for (const text of texts) {
+      for (const seed of [1, 2, 3]) expect(streamed(randomSplits(text, seed)).innerHTML, `${text} (${seed})`).toBe(whole(text).innerHTML);
+    }
+  });
+
   it('reads a destination in angle brackets and percent-encodes it', () => {
     expect(whole('[a](<https://example.com/a b>) [c](<javascript:void0>)').innerHTML).toBe(
       `<p><a href="https://example.com/a%20b" ${LINK}>a</a> c</p>`,
@@ -605,6 +628,7 @@ const PATHOLOGICAL: Record<string, string> = {
   'nested brackets': '['.repeat(20_000) + 'a' + ']'.repeat(20_000),
   'unclosed links A': '[a](<b'.repeat(6_666),
   'unclosed links B': '[a](b'.repeat(8_000),
+  'pattern [ (]( repeated': '[ (]('.repeat(8_000),
   'nested links': '[a]('.repeat(10_000),
   'backticks': Array.from({ length: 1_500 }, (_, i) => 'e' + '`'.repeat(i % 50)).join(''),
   'one long word of www': 'www.a'.repeat(8_000),
@@ -652,6 +676,12 @@ const SUPERLINEAR: Record<string, (n: number) => string> = {
     Array.from({ length: n }, (_, i) => `[${i}] `).join('') + '\n\n' + Array.from({ length: n }, (_, i) => `[${i}]: https://example.com/${i}\n`).join(''),
   'uses, then definitions each in its own paragraph': (n) =>
     Array.from({ length: n }, (_, i) => `[${i}] `).join('') + '\n\n' + Array.from({ length: n }, (_, i) => `[${i}]: https://example.com/${i}\n\n`).join(''),
+  // A `](` whose destination or title already failed on text that is here is decided: not reparsed
+  // with every delta while the reach of its opener lasts.
+  'the pattern [ (]( repeated': (n) => '[ (]('.repeat(n),
+  // Nested more than 32 deep, a destination's parentheses are refused (cmark's limit): decided too; and
+  // of a long word with no autolink in it, only the end waits for what follows.
+  'unclosed links [a](b': (n) => '[a](b'.repeat(n),
 };
 
 describe('work grows linearly with the input', () => {
