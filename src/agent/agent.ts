@@ -6,66 +6,20 @@ import { PagentError, errorMessage } from '../errors.js';
 import { Conversation } from './sessions/conversation.js';
 import { runEndOf, textOf } from './run-results.js';
 import { encodeStream } from '../wire/encode-stream.js';
-import { emptyStep, failedRunEvents, type ParamsOf, type StepSummary, type StopReason, type ToolCall, type WireEvent } from '../wire/events.js';
-import type { AssistantMessage, ChatMessage, ToolMessage, ToolSchema } from './messages.js';
+import { failedRunEvents, type ParamsOf, type StepSummary, type StopReason, type WireEvent } from '../wire/events.js';
+import type { ChatMessage, ToolSchema } from './messages.js';
 import type { Session } from './sessions/session.js';
 import { inputText, sendableMessages, type UserContentPart, type UserInput } from './content-parts.js';
 import type { ToolHooks } from './tools/hooks.js';
 import type { Tool, ToolApprovalRequest } from './tools/tools.js';
-import type { RunToolCallOptions, ToolOutcome } from './tools/tool-call.js';
-import { checkArguments } from './tools/tool-args.js';
+import type { ToolOutcome } from './tools/tool-call.js';
+import { callTool, startEarly, type AgentTools, type EarlyCall } from './agent-tool-calls.js';
+import { assistantMessage, commitPending, completeHalfTurn, endCancelled, endFailed, newRunState, type PendingTurn, type RunState } from './agent-turns.js';
 import type { AgentModel, AgentModelEvent, AgentModelRequest, AgentModelStep, AgentOptions, AgentStore, RunOptions, WireOptions } from './agent-options.js';
 
 export type { AgentModel, AgentModelEvent, AgentModelRequest, AgentModelStep, AgentOptions, AgentStore, RunOptions, WireOptions } from './agent-options.js';
 
-type Approve = RunOptions['approve'];
-
 type RunEndParams = ParamsOf<'RunEnd'>;
-
-const CANCELLED_TOOL_TEXT = 'error: cancelled before the tool finished';
-
-interface PendingTurn {
-  assistant: AssistantMessage;
-  calls: ToolCall[];
-  results: Map<string, ToolMessage>;
-}
-
-interface EarlyCall {
-  outcome: Promise<ToolOutcome>;
-  started: number;
-}
-
-interface RunState {
-  turn: number;
-  turnOpen: boolean;
-  streaming: boolean;
-  partialText: string;
-  partialReasoning: string;
-  lastStep: StepSummary | undefined;
-  pending: PendingTurn | undefined;
-  ended: boolean;
-}
-
-function assistantMessage(step: AgentModelStep): AssistantMessage {
-  const message: AssistantMessage = {
-    role: 'assistant',
-    content: step.tool_calls.length > 0 && step.content === '' ? null : step.content,
-  };
-  if (step.tool_calls.length > 0) message.tool_calls = step.tool_calls;
-  if (step.reasoning_content !== '') message.reasoning_content = step.reasoning_content;
-  if (step.reasoning_blocks) message.reasoning_blocks = step.reasoning_blocks;
-  return message;
-}
-
-let toolCall: Promise<typeof import('./tools/tool-call.js')> | undefined;
-/** The tool-call module, loaded once, on the first tool call of any agent. */
-const loadToolCall = (): Promise<typeof import('./tools/tool-call.js')> => (toolCall ??= import('./tools/tool-call.js'));
-
-function toPagentError(err: unknown): PagentError {
-  if (err instanceof PagentError) return err;
-  const message = errorMessage(err);
-  return new PagentError(message || 'The model request failed', { code: 'provider', where: 'llm', cause: err });
-}
 
 /**
  * Runs pagent's tool loop in the browser: each turn streams one model call (`TurnBegin`, deltas,
@@ -229,16 +183,7 @@ export class Agent {
     const onAbort = (): void => controller.abort(outer?.reason);
     if (outer?.aborted) controller.abort(outer.reason);
     else outer?.addEventListener('abort', onAbort, { once: true });
-    const run: RunState = {
-      turn: 0,
-      turnOpen: false,
-      streaming: false,
-      partialText: '',
-      partialReasoning: '',
-      lastStep: undefined,
-      pending: undefined,
-      ended: false,
-    };
+    const run = newRunState(this.conversation);
     try {
       for await (const event of this.loop(input, options, controller.signal, run)) {
         this.conversation.observe(event);
@@ -248,7 +193,7 @@ export class Agent {
       outer?.removeEventListener('abort', onAbort);
       controller.abort();
       if (!run.ended) {
-        this.completeHalfTurn(run);
+        completeHalfTurn(run);
         this.queueSave();
       }
       this.conversation.ended();
@@ -263,6 +208,7 @@ export class Agent {
     const restoreError = await this.conversation.restore();
     // (after the restore: the saver that records approvals asked is loaded by then)
     const approve = this.conversation.asking(options.approve ?? this.options.approve);
+    const tools: AgentTools = { tools: this.tools, hooks: this.hooks };
     if (restoreError) {
       run.ended = true;
       const error = { message: this.redact(restoreError.message), code: restoreError.code, where: 'store' };
@@ -277,7 +223,7 @@ export class Agent {
     yield { method: 'RunBegin', params: { user_input: inputText(input) } };
 
     for (let turn = 0; turn < this.maxTurns; turn++) {
-      if (signal.aborted) return yield* this.endCancelled(run);
+      if (signal.aborted) return yield* endCancelled(run);
       if (this.steers.length > 0) this.applySteers(onSteer);
       run.turn = turn;
       run.turnOpen = true;
@@ -303,12 +249,12 @@ export class Agent {
             step = event.step;
           }
         }
-        if (signal.aborted) return yield* this.endCancelled(run);
+        if (signal.aborted) return yield* endCancelled(run);
         if (!step) throw new PagentError('The model stream ended without a complete step', { code: 'truncated', where: 'llm' });
         run.streaming = false;
       } catch (err) {
-        if (signal.aborted) return yield* this.endCancelled(run);
-        return yield* this.endFailed(run, err);
+        if (signal.aborted) return yield* endCancelled(run);
+        return yield* endFailed(run, err, (text) => this.redact(text));
       }
 
       const summary: StepSummary = {
@@ -341,7 +287,7 @@ export class Agent {
       run.pending = pending;
       // the interrupted turn's calls that are not run again (a continued run's first turn)
       const known = turn === 0 ? resumed?.known : undefined;
-      const early = this.options.parallelTools ? this.startEarly(pending.calls, approve, signal, known) : new Map<string, EarlyCall>();
+      const early = this.options.parallelTools ? startEarly(tools, pending.calls, approve, signal, known) : new Map<string, EarlyCall>();
       for (const call of pending.calls) {
         const request: ToolApprovalRequest = { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments };
         yield { method: 'ToolCallBegin', params: { ...request } };
@@ -349,13 +295,13 @@ export class Agent {
         const started = prestarted?.started ?? performance.now();
         let outcome: ToolOutcome;
         try {
-          outcome = await (prestarted?.outcome ?? known?.(call.id) ?? this.callTool(request, { signal, approve }));
+          outcome = await (prestarted?.outcome ?? known?.(call.id) ?? callTool(tools, request, { signal, approve }));
         } catch (err) {
           // (a ToolCallAborted is only ever thrown once the signal has aborted)
-          if (signal.aborted) return yield* this.endCancelled(run);
+          if (signal.aborted) return yield* endCancelled(run);
           outcome = { content: `${call.function.name} error: ${errorMessage(err)}`, ok: false };
         }
-        if (signal.aborted) return yield* this.endCancelled(run);
+        if (signal.aborted) return yield* endCancelled(run);
         outcome = { ...outcome, content: this.redact(outcome.content) };
         pending.results.set(call.id, { role: 'tool', tool_call_id: call.id, content: outcome.content });
         yield {
@@ -370,7 +316,7 @@ export class Agent {
           },
         };
       }
-      this.commitPending(run);
+      commitPending(run);
       this.queueSave();
       run.turnOpen = false;
       if (turn + 1 >= this.maxTurns) {
@@ -381,32 +327,6 @@ export class Agent {
       }
       yield { method: 'TurnEnd', params: { turn, stopped: false, stop_reason: 'continuing' } };
     }
-  }
-
-  /** Starts, at once, the calls that need no approval (parallel mode); the others start in order. */
-  private startEarly(calls: ToolCall[], approve: Approve, signal: AbortSignal, known: ((id: string) => unknown) | undefined): Map<string, EarlyCall> {
-    const started = new Map<string, EarlyCall>();
-    for (const call of calls) {
-      const t = this.tools.get(call.function.name);
-      if ((t && t.needsApproval !== undefined && t.needsApproval !== false) || known?.(call.id)) continue;
-      const request = { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments };
-      const outcome = this.callTool(request, { signal, approve });
-      outcome.catch(() => undefined);
-      started.set(call.id, { outcome, started: performance.now() });
-    }
-    return started;
-  }
-
-  /**
-   * One tool call, through the hooks when there are any. The code that runs a call (and the hooks) is
-   * loaded on the first call; a call whose run was cancelled meanwhile does not start.
-   */
-  private async callTool(request: ToolApprovalRequest, options: Omit<RunToolCallOptions, 'check'>): Promise<ToolOutcome> {
-    const { hooks } = this;
-    const [m, h] = await Promise.all([loadToolCall(), hooks && import('./tools/hooks.js')]);
-    if (options.signal.aborted) throw new m.ToolCallAborted('aborted');
-    const run = (): Promise<ToolOutcome> => m.runToolCall(this.tools, request, { ...options, check: checkArguments });
-    return h ? h.runHookedToolCall(request, options.signal, hooks!, run) : run();
   }
 
   /** Adds the steered messages to the conversation, in order, and tells the run's `onSteer`. */
@@ -442,60 +362,6 @@ export class Agent {
 
   private add(message: ChatMessage): void {
     this.conversation.add(message);
-  }
-
-  private commitPending(run: RunState): void {
-    const pending = run.pending;
-    if (!pending) return;
-    run.pending = undefined;
-    const results = pending.calls.map(
-      (call) => pending.results.get(call.id) ?? { role: 'tool' as const, tool_call_id: call.id, content: CANCELLED_TOOL_TEXT },
-    );
-    this.add(pending.assistant);
-    for (const result of results) this.add(result);
-  }
-
-  /** A cut run keeps a valid session: the half tool turn is completed, a partial answer is kept. */
-  private completeHalfTurn(run: RunState): void {
-    if (run.pending) this.commitPending(run);
-    else if (run.streaming && run.partialText !== '') {
-      const message: AssistantMessage = { role: 'assistant', content: run.partialText };
-      if (run.partialReasoning !== '') message.reasoning_content = run.partialReasoning;
-      this.add(message);
-    }
-    run.streaming = false;
-  }
-
-  private cutSummary(run: RunState, streaming: boolean): StepSummary {
-    if (streaming) return { content: run.partialText, tool_calls: [], reasoning_content: run.partialReasoning, usage: null };
-    return run.lastStep ?? emptyStep();
-  }
-
-  private async *endCancelled(run: RunState): AsyncGenerator<WireEvent, void, undefined> {
-    const streaming = run.streaming;
-    const summary = this.cutSummary(run, streaming);
-    this.completeHalfTurn(run);
-    this.queueSave();
-    if (run.turnOpen) {
-      run.turnOpen = false;
-      yield { method: 'TurnEnd', params: { turn: run.turn, stopped: true, stop_reason: 'cancelled' } };
-    }
-    run.ended = true;
-    yield { method: 'RunEnd', params: { ...summary, stop_reason: 'cancelled', turn: run.turn } };
-  }
-
-  private async *endFailed(run: RunState, err: unknown): AsyncGenerator<WireEvent, void, undefined> {
-    const summary = this.cutSummary(run, true);
-    run.streaming = false;
-    this.conversation.failed();
-    const error = toPagentError(err);
-    const params: ParamsOf<'RunError'> = { message: this.redact(error.message), code: error.code, where: error.where ?? 'llm' };
-    if (error.status !== undefined) params.status = error.status;
-    yield { method: 'RunError', params };
-    run.turnOpen = false;
-    yield { method: 'TurnEnd', params: { turn: run.turn, stopped: true, stop_reason: 'error' } };
-    run.ended = true;
-    yield { method: 'RunEnd', params: { ...summary, stop_reason: 'error', turn: run.turn } };
   }
 
   /** Settles once every save queued so far has settled (saves run in the background, one at a time, in order). */
