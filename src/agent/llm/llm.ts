@@ -6,8 +6,9 @@
 import { HttpError, PagentError } from '../../errors.js';
 import { networkFailureMessage, probeVerdict } from '../../wire/request-failure.js';
 import { checkLLMOptions } from './llm-option-checks.js';
+import { redactedStream, redactError } from './llm-redaction.js';
 import type { LLMOptions, LLMRequest, LLMRetryInfo, LLMStreamEvent } from './llm-options.js';
-import { createRedactor, secretHeaderValues, type Redactor, type StreamRedactor } from '../redact.js';
+import { createRedactor, secretHeaderValues, type Redactor } from '../redact.js';
 import type { HttpFailure } from './llm-http-failure.js';
 import {
   createChunkAssembler,
@@ -175,7 +176,7 @@ export class LLM {
     const reasoning = this.#redactor.stream();
     try {
       for (let attempt = 0; ; attempt++) {
-        const outcome = yield* this.#redacted(this.#attempt(body, signal, api), text, reasoning);
+        const outcome = yield* redactedStream(this.#redactor, this.#attempt(body, signal, api), text, reasoning);
         if (outcome.kind === 'done') return;
         if (attempt >= retries) throw outcome.error;
         const delayMs = outcome.delayMs ?? (this.#options.retryBaseMs ?? 500) * 2 ** attempt;
@@ -193,7 +194,7 @@ export class LLM {
         if (signal?.aborted) throw signal.reason;
         throw this.#networkError(unanswered.err, unanswered.when, verdict);
       }
-      throw this.#redactError(err);
+      throw redactError(this.#redactor, err);
     }
   }
 
@@ -347,73 +348,6 @@ export class LLM {
 
   #redact(text: string): string {
     return this.#redactor.redact(text);
-  }
-
-  /**
-   * The model's own output with the secrets redacted: deltas through stream redactors (a key cut across
-   * deltas is still caught; only a tail that could start one is held back), the step's fields whole.
-   */
-  async *#redacted<R>(
-    source: AsyncGenerator<LLMStreamEvent, R, undefined>,
-    text: StreamRedactor,
-    reasoning: StreamRedactor,
-  ): AsyncGenerator<LLMStreamEvent, R, undefined> {
-    if (this.#redactor.empty) return yield* source;
-    let finished = false;
-    const flush = function* (): Generator<LLMStreamEvent, void, undefined> {
-      const t = text.end();
-      if (t !== '') yield { type: 'text', text: t };
-      const r = reasoning.end();
-      if (r !== '') yield { type: 'reasoning', text: r };
-    };
-    try {
-      for (;;) {
-        let next: IteratorResult<LLMStreamEvent, R>;
-        try {
-          next = await source.next();
-        } catch (err) {
-          finished = true;
-          yield* flush();
-          throw err;
-        }
-        if (next.done) {
-          finished = true;
-          return next.value;
-        }
-        const event = next.value;
-        if (event.type === 'step') {
-          yield* flush();
-          const { step } = event;
-          yield {
-            type: 'step',
-            step: {
-              ...step,
-              content: this.#redact(step.content),
-              reasoning_content: this.#redact(step.reasoning_content),
-              tool_calls: step.tool_calls.map((c) => ({
-                ...c,
-                function: { name: this.#redact(c.function.name), arguments: this.#redact(c.function.arguments) },
-              })),
-            },
-          };
-        } else {
-          const safe = (event.type === 'text' ? text : reasoning).push(event.text);
-          if (safe !== '') yield { type: event.type, text: safe };
-        }
-      }
-    } finally {
-      if (!finished) await source.return(undefined as R).catch(() => undefined);
-    }
-  }
-
-  // A new error rather than an edited message: the stack captured at construction repeats the message.
-  #redactError(err: unknown): unknown {
-    if (!(err instanceof Error)) return err;
-    const message = this.#redact(err.message);
-    if (message === err.message) return err;
-    if (err instanceof HttpError) return new HttpError(message, err.status, err.where);
-    if (err instanceof PagentError) return new PagentError(message, { code: err.code, status: err.status, where: err.where });
-    return new PagentError(message, { code: 'provider', where: 'llm' });
   }
 
   /** The error of a non-2xx response and whether to retry it (./llm-http-failure.ts, loaded on the first one). */
