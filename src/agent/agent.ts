@@ -5,230 +5,21 @@
 import { PagentError, errorMessage } from '../errors.js';
 import { Conversation } from './sessions/conversation.js';
 import { runEndOf, textOf } from './run-results.js';
-import { encodeStream, type EncodeStreamOptions } from '../wire/encode-stream.js';
-import { emptyStep, failedRunEvents, type ParamsOf, type StepSummary, type StopReason, type ToolCall, type Usage, type WireEvent } from '../wire/events.js';
-import type { AssistantMessage, ChatMessage, ReasoningBlock, ToolMessage, ToolSchema } from './messages.js';
+import { encodeStream } from '../wire/encode-stream.js';
+import { failedRunEvents, type ParamsOf, type StepSummary, type StopReason, type WireEvent } from '../wire/events.js';
+import type { ChatMessage, ToolSchema } from './messages.js';
 import type { Session } from './sessions/session.js';
 import { inputText, sendableMessages, type UserContentPart, type UserInput } from './content-parts.js';
 import type { ToolHooks } from './tools/hooks.js';
 import type { Tool, ToolApprovalRequest } from './tools/tools.js';
-import type { RunToolCallOptions, ToolOutcome } from './tools/tool-call.js';
-import { checkArguments } from './tools/tool-args.js';
-import type { InterruptedTurn, TurnPiece } from '../store/turn-pieces.js';
+import type { ToolOutcome } from './tools/tool-call.js';
+import { callTool, startEarly, type AgentTools, type EarlyCall } from './agent-tool-calls.js';
+import { assistantMessage, commitPending, completeHalfTurn, endCancelled, endFailed, newRunState, type PendingTurn, type RunState } from './agent-turns.js';
+import type { AgentModel, AgentModelEvent, AgentModelRequest, AgentModelStep, AgentOptions, AgentStore, RunOptions, WireOptions } from './agent-options.js';
 
-/** One assembled model step, as the model client reports it at the end of a stream. */
-export interface AgentModelStep {
-  content: string;
-  reasoning_content: string;
-  tool_calls: ToolCall[];
-  finish_reason: string | null;
-  usage: Usage | null;
-  /** Reasoning the model API needs back in the next request, kept on the assistant message (`reasoning_blocks`). */
-  reasoning_blocks?: ReasoningBlock[] | undefined;
-}
-
-/** What a model client streams for one request: deltas, then exactly one step. */
-export type AgentModelEvent =
-  | { type: 'text'; text: string }
-  | { type: 'reasoning'; text: string }
-  | { type: 'step'; step: AgentModelStep };
-
-/** One model request as the agent makes it. */
-export interface AgentModelRequest {
-  messages: ChatMessage[];
-  tools?: ToolSchema[];
-  kwargs?: Record<string, unknown>;
-  signal?: AbortSignal;
-}
-
-/**
- * The model client the agent drives. `LLM` (and every preset) is one; anything with the same
- * `stream()` works. `stream()` throws a `PagentError` on failure and the signal's reason when aborted.
- */
-export interface AgentModel {
-  stream(request: AgentModelRequest): AsyncIterable<AgentModelEvent>;
-  /**
-   * Optional: removes the client's secrets (its API key) from a text. The agent passes the user's input,
-   * tool results and faults, and error messages through it before it emits, stores or sends them (`LLM`
-   * has it and redacts its own output itself).
-   */
-  redact?(text: string): string;
-}
-
-/**
- * The part of a session store the agent uses (`createSessionStore()` fits). `append` saves each turn;
- * `save`, when present, rewrites the whole conversation after the stored copy vanished
- * (`StoreError{reason: "deleted"}`), so nothing is lost.
- */
-export interface AgentStore {
-  /** `seqs` (the store's number of each message, as `createSessionStore()` gives) lets {@link Agent.rewind} branch. */
-  load(id: string): Promise<{ readonly messages: readonly ChatMessage[]; readonly seqs?: readonly number[] } | undefined>;
-  /** `parent`: the seq the messages follow; a `{ from }` result gives their seqs. */
-  append(id: string, messages: ChatMessage[], options?: { parent?: number | null }): Promise<unknown>;
-  save?(id: string, session: Pick<Session, 'toJSON'>, options?: { title?: string }): Promise<unknown>;
-  /**
-   * Optional: saves pieces of the turn in flight as it streams (`createSessionStore()` has it), so a
-   * reload, a crash or a closed tab keeps the partial answer; `at` 0 starts a turn afresh.
-   */
-  savePieces?(id: string, pieces: readonly TurnPiece[], at: number): Promise<unknown>;
-  /** Optional: the turn a run left in flight, restored with the conversation (see {@link RunOptions.continue}). */
-  loadTurn?(id: string): Promise<InterruptedTurn | undefined>;
-  /** How often, at most, the turn in flight is saved, in milliseconds. @defaultValue 250 */
-  readonly inFlightSaveMs?: number;
-}
-
-/** Options of {@link Agent}. */
-export interface AgentOptions {
-  /** The model client (an `LLM` or a preset). */
-  llm: AgentModel;
-  /**
-   * The conversation. Each run appends the user input, the assistant messages and the tool results.
-   * @defaultValue a new `Session()` without a system prompt
-   */
-  session?: Session;
-  /** Tools the model may call (names must be unique). */
-  tools?: readonly Tool<never>[];
-  /**
-   * Model calls per run; when the last one still asks for tools, those run and the run ends with
-   * `stop_reason: "max_turns"` (pagent's documented default is 8).
-   * @defaultValue 8
-   */
-  maxTurns?: number;
-  /**
-   * Asked, after a call's `ToolCallBegin`, for every call to a tool with `needsApproval`. Resolving false
-   * (or throwing) denies the call: `ToolResult{ok: false}`. A run's own `approve` option takes precedence.
-   * Without either, every such call is denied.
-   */
-  approve?: (call: ToolApprovalRequest) => Promise<boolean> | boolean;
-  /**
-   * Executes the tool calls of one step concurrently. Events keep their order (`ToolCallBegin` then
-   * `ToolResult`, call by call); a call to a tool with `needsApproval` starts only once approved.
-   * @defaultValue false
-   */
-  parallelTools?: boolean;
-  /**
-   * Saves the conversation: restored before the first run when the session is empty, appended at every
-   * turn end — in the background, so saving never holds back the event stream (`run()` resolves once the
-   * run is saved; {@link Agent.whenSaved} waits for the queue). A failed save never fails the run; what
-   * happens next depends on the `StoreError` reason:
-   * - `deleted` / `not-found` (the stored copy vanished, e.g. the database was deleted): with a `save`
-   *   method the next save rewrites the whole session, then appends resume; without one, saving stops.
-   * - `unavailable`, `invalid`, `corrupt`: retrying cannot help, so saving stops for this `sessionId`
-   *   (the unsaved messages are dropped, not retried every turn) until {@link Agent.useSession}.
-   * - `quota`, `blocked` and errors that are not a `StoreError`: the messages stay queued and go with the
-   *   next save (the queue holds only messages the store does not have yet).
-   * Report failures with `onStoreError`.
-   */
-  store?: AgentStore;
-  /** The store key of this conversation (required with `store`; {@link Agent.useSession} switches it). */
-  sessionId?: string;
-  /**
-   * Called once for every save to `store` that fails (the `StoreError` itself, or a `PagentError` with
-   * `code: "store"` wrapping another error), e.g. to tell the user their chat is no longer being saved.
-   * A `deleted` append is reported even when the rewrite with `save` that follows it succeeds.
-   * It cannot fail the run: what it throws is ignored. Without it, failed saves are silent.
-   */
-  onStoreError?: (error: PagentError) => void;
-  /**
-   * Hooks around every tool call (pagentv4's tool hooks): `before` hooks may deny a call or replace its
-   * result without running it, `after` hooks may replace what it returned. See {@link ToolHooks}.
-   * Without hooks (or with empty lists) a call costs what it costs without this option.
-   */
-  hooks?: ToolHooks;
-}
-
-/** Options of one run. */
-export interface RunOptions {
-  /** Cancels the run: it ends with `RunEnd{stop_reason: "cancelled"}` and no `RunError`. */
-  signal?: AbortSignal;
-  /** Forwarded to the provider with every model request of the run (`temperature`, `reasoning_effort` …). */
-  kwargs?: Record<string, unknown>;
-  /**
-   * Asked for this run's calls to tools with `needsApproval`, instead of the agent's `approve` option
-   * (the chat element passes one that shows approve / deny buttons on the tool card).
-   * @defaultValue the agent's `approve` option
-   */
-  approve?: (call: ToolApprovalRequest) => Promise<boolean> | boolean;
-  /**
-   * Called when a message given to {@link Agent.steer} joins this run's conversation: right after
-   * `RunBegin` or a `TurnEnd`, before the `TurnBegin` of the model call that reads it (the chat element
-   * shows it in the timeline there).
-   */
-  onSteer?: (text: string) => void;
-  /**
-   * Finishes the turn a run of this conversation left in flight (the page was reloaded, crashed or closed
-   * mid-answer; the store's saved pieces bring it back), instead of sending `input` (pass `''`): no user
-   * message is added and `RunBegin.user_input` is `''`. An answer cut while it streamed is sent as the
-   * request's last message (an assistant message with the text so far) for the model to continue, and the
-   * run's first step streams that text before what the model adds, so the step, the events and the stored
-   * message hold the whole answer. A turn cut during its tool calls goes on with them: results that came are
-   * kept, a call that was waiting for approval is asked again, a call that was running gets
-   * `error: interrupted before the tool finished`. Without an interrupted turn the model is simply asked
-   * again from where the conversation stands. Any run without this option first stores the interrupted
-   * turn as it stands (its calls without a result get that same error text), so the history stays valid.
-   * @defaultValue false
-   */
-  continue?: boolean;
-  /**
-   * Re-runs a failed run: when the conversation's last user message is `input` and no answer followed it
-   * (a failed run keeps its user message), that message is not appended a second time; the run continues
-   * the conversation from where the failed one stopped. Otherwise the run is an ordinary one.
-   * @defaultValue false
-   */
-  retry?: boolean;
-}
-
-/** Options of {@link Agent.wire}: the run's, plus the protocol to write. */
-export interface WireOptions extends RunOptions, Partial<EncodeStreamOptions> {}
-
-type Approve = RunOptions['approve'];
+export type { AgentModel, AgentModelEvent, AgentModelRequest, AgentModelStep, AgentOptions, AgentStore, RunOptions, WireOptions } from './agent-options.js';
 
 type RunEndParams = ParamsOf<'RunEnd'>;
-
-const CANCELLED_TOOL_TEXT = 'error: cancelled before the tool finished';
-
-interface PendingTurn {
-  assistant: AssistantMessage;
-  calls: ToolCall[];
-  results: Map<string, ToolMessage>;
-}
-
-interface EarlyCall {
-  outcome: Promise<ToolOutcome>;
-  started: number;
-}
-
-interface RunState {
-  turn: number;
-  turnOpen: boolean;
-  streaming: boolean;
-  partialText: string;
-  partialReasoning: string;
-  lastStep: StepSummary | undefined;
-  pending: PendingTurn | undefined;
-  ended: boolean;
-}
-
-function assistantMessage(step: AgentModelStep): AssistantMessage {
-  const message: AssistantMessage = {
-    role: 'assistant',
-    content: step.tool_calls.length > 0 && step.content === '' ? null : step.content,
-  };
-  if (step.tool_calls.length > 0) message.tool_calls = step.tool_calls;
-  if (step.reasoning_content !== '') message.reasoning_content = step.reasoning_content;
-  if (step.reasoning_blocks) message.reasoning_blocks = step.reasoning_blocks;
-  return message;
-}
-
-let toolCall: Promise<typeof import('./tools/tool-call.js')> | undefined;
-/** The tool-call module, loaded once, on the first tool call of any agent. */
-const loadToolCall = (): Promise<typeof import('./tools/tool-call.js')> => (toolCall ??= import('./tools/tool-call.js'));
-
-function toPagentError(err: unknown): PagentError {
-  if (err instanceof PagentError) return err;
-  const message = errorMessage(err);
-  return new PagentError(message || 'The model request failed', { code: 'provider', where: 'llm', cause: err });
-}
 
 /**
  * Runs pagent's tool loop in the browser: each turn streams one model call (`TurnBegin`, deltas,
@@ -392,16 +183,7 @@ export class Agent {
     const onAbort = (): void => controller.abort(outer?.reason);
     if (outer?.aborted) controller.abort(outer.reason);
     else outer?.addEventListener('abort', onAbort, { once: true });
-    const run: RunState = {
-      turn: 0,
-      turnOpen: false,
-      streaming: false,
-      partialText: '',
-      partialReasoning: '',
-      lastStep: undefined,
-      pending: undefined,
-      ended: false,
-    };
+    const run = newRunState(this.conversation);
     try {
       for await (const event of this.loop(input, options, controller.signal, run)) {
         this.conversation.observe(event);
@@ -411,7 +193,7 @@ export class Agent {
       outer?.removeEventListener('abort', onAbort);
       controller.abort();
       if (!run.ended) {
-        this.completeHalfTurn(run);
+        completeHalfTurn(run);
         this.queueSave();
       }
       this.conversation.ended();
@@ -426,6 +208,7 @@ export class Agent {
     const restoreError = await this.conversation.restore();
     // (after the restore: the saver that records approvals asked is loaded by then)
     const approve = this.conversation.asking(options.approve ?? this.options.approve);
+    const tools: AgentTools = { tools: this.tools, hooks: this.hooks };
     if (restoreError) {
       run.ended = true;
       const error = { message: this.redact(restoreError.message), code: restoreError.code, where: 'store' };
@@ -440,7 +223,7 @@ export class Agent {
     yield { method: 'RunBegin', params: { user_input: inputText(input) } };
 
     for (let turn = 0; turn < this.maxTurns; turn++) {
-      if (signal.aborted) return yield* this.endCancelled(run);
+      if (signal.aborted) return yield* endCancelled(run);
       if (this.steers.length > 0) this.applySteers(onSteer);
       run.turn = turn;
       run.turnOpen = true;
@@ -466,12 +249,12 @@ export class Agent {
             step = event.step;
           }
         }
-        if (signal.aborted) return yield* this.endCancelled(run);
+        if (signal.aborted) return yield* endCancelled(run);
         if (!step) throw new PagentError('The model stream ended without a complete step', { code: 'truncated', where: 'llm' });
         run.streaming = false;
       } catch (err) {
-        if (signal.aborted) return yield* this.endCancelled(run);
-        return yield* this.endFailed(run, err);
+        if (signal.aborted) return yield* endCancelled(run);
+        return yield* endFailed(run, err, (text) => this.redact(text));
       }
 
       const summary: StepSummary = {
@@ -504,7 +287,7 @@ export class Agent {
       run.pending = pending;
       // the interrupted turn's calls that are not run again (a continued run's first turn)
       const known = turn === 0 ? resumed?.known : undefined;
-      const early = this.options.parallelTools ? this.startEarly(pending.calls, approve, signal, known) : new Map<string, EarlyCall>();
+      const early = this.options.parallelTools ? startEarly(tools, pending.calls, approve, signal, known) : new Map<string, EarlyCall>();
       for (const call of pending.calls) {
         const request: ToolApprovalRequest = { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments };
         yield { method: 'ToolCallBegin', params: { ...request } };
@@ -512,13 +295,13 @@ export class Agent {
         const started = prestarted?.started ?? performance.now();
         let outcome: ToolOutcome;
         try {
-          outcome = await (prestarted?.outcome ?? known?.(call.id) ?? this.callTool(request, { signal, approve }));
+          outcome = await (prestarted?.outcome ?? known?.(call.id) ?? callTool(tools, request, { signal, approve }));
         } catch (err) {
           // (a ToolCallAborted is only ever thrown once the signal has aborted)
-          if (signal.aborted) return yield* this.endCancelled(run);
+          if (signal.aborted) return yield* endCancelled(run);
           outcome = { content: `${call.function.name} error: ${errorMessage(err)}`, ok: false };
         }
-        if (signal.aborted) return yield* this.endCancelled(run);
+        if (signal.aborted) return yield* endCancelled(run);
         outcome = { ...outcome, content: this.redact(outcome.content) };
         pending.results.set(call.id, { role: 'tool', tool_call_id: call.id, content: outcome.content });
         yield {
@@ -533,7 +316,7 @@ export class Agent {
           },
         };
       }
-      this.commitPending(run);
+      commitPending(run);
       this.queueSave();
       run.turnOpen = false;
       if (turn + 1 >= this.maxTurns) {
@@ -544,32 +327,6 @@ export class Agent {
       }
       yield { method: 'TurnEnd', params: { turn, stopped: false, stop_reason: 'continuing' } };
     }
-  }
-
-  /** Starts, at once, the calls that need no approval (parallel mode); the others start in order. */
-  private startEarly(calls: ToolCall[], approve: Approve, signal: AbortSignal, known: ((id: string) => unknown) | undefined): Map<string, EarlyCall> {
-    const started = new Map<string, EarlyCall>();
-    for (const call of calls) {
-      const t = this.tools.get(call.function.name);
-      if ((t && t.needsApproval !== undefined && t.needsApproval !== false) || known?.(call.id)) continue;
-      const request = { tool_call_id: call.id, name: call.function.name, arguments: call.function.arguments };
-      const outcome = this.callTool(request, { signal, approve });
-      outcome.catch(() => undefined);
-      started.set(call.id, { outcome, started: performance.now() });
-    }
-    return started;
-  }
-
-  /**
-   * One tool call, through the hooks when there are any. The code that runs a call (and the hooks) is
-   * loaded on the first call; a call whose run was cancelled meanwhile does not start.
-   */
-  private async callTool(request: ToolApprovalRequest, options: Omit<RunToolCallOptions, 'check'>): Promise<ToolOutcome> {
-    const { hooks } = this;
-    const [m, h] = await Promise.all([loadToolCall(), hooks && import('./tools/hooks.js')]);
-    if (options.signal.aborted) throw new m.ToolCallAborted('aborted');
-    const run = (): Promise<ToolOutcome> => m.runToolCall(this.tools, request, { ...options, check: checkArguments });
-    return h ? h.runHookedToolCall(request, options.signal, hooks!, run) : run();
   }
 
   /** Adds the steered messages to the conversation, in order, and tells the run's `onSteer`. */
@@ -605,60 +362,6 @@ export class Agent {
 
   private add(message: ChatMessage): void {
     this.conversation.add(message);
-  }
-
-  private commitPending(run: RunState): void {
-    const pending = run.pending;
-    if (!pending) return;
-    run.pending = undefined;
-    const results = pending.calls.map(
-      (call) => pending.results.get(call.id) ?? { role: 'tool' as const, tool_call_id: call.id, content: CANCELLED_TOOL_TEXT },
-    );
-    this.add(pending.assistant);
-    for (const result of results) this.add(result);
-  }
-
-  /** A cut run keeps a valid session: the half tool turn is completed, a partial answer is kept. */
-  private completeHalfTurn(run: RunState): void {
-    if (run.pending) this.commitPending(run);
-    else if (run.streaming && run.partialText !== '') {
-      const message: AssistantMessage = { role: 'assistant', content: run.partialText };
-      if (run.partialReasoning !== '') message.reasoning_content = run.partialReasoning;
-      this.add(message);
-    }
-    run.streaming = false;
-  }
-
-  private cutSummary(run: RunState, streaming: boolean): StepSummary {
-    if (streaming) return { content: run.partialText, tool_calls: [], reasoning_content: run.partialReasoning, usage: null };
-    return run.lastStep ?? emptyStep();
-  }
-
-  private async *endCancelled(run: RunState): AsyncGenerator<WireEvent, void, undefined> {
-    const streaming = run.streaming;
-    const summary = this.cutSummary(run, streaming);
-    this.completeHalfTurn(run);
-    this.queueSave();
-    if (run.turnOpen) {
-      run.turnOpen = false;
-      yield { method: 'TurnEnd', params: { turn: run.turn, stopped: true, stop_reason: 'cancelled' } };
-    }
-    run.ended = true;
-    yield { method: 'RunEnd', params: { ...summary, stop_reason: 'cancelled', turn: run.turn } };
-  }
-
-  private async *endFailed(run: RunState, err: unknown): AsyncGenerator<WireEvent, void, undefined> {
-    const summary = this.cutSummary(run, true);
-    run.streaming = false;
-    this.conversation.failed();
-    const error = toPagentError(err);
-    const params: ParamsOf<'RunError'> = { message: this.redact(error.message), code: error.code, where: error.where ?? 'llm' };
-    if (error.status !== undefined) params.status = error.status;
-    yield { method: 'RunError', params };
-    run.turnOpen = false;
-    yield { method: 'TurnEnd', params: { turn: run.turn, stopped: true, stop_reason: 'error' } };
-    run.ended = true;
-    yield { method: 'RunEnd', params: { ...summary, stop_reason: 'error', turn: run.turn } };
   }
 
   /** Settles once every save queued so far has settled (saves run in the background, one at a time, in order). */

@@ -1,104 +1,100 @@
 /**
- * Up-front checks of an `LLM`'s options: a configuration that no request can succeed with fails in the
- * constructor, with a message that names the field, instead of as a network error after every retry.
+ * The public types of the `LLM` client: its options, one request, what its stream yields, and what a
+ * retry reports.
  */
-import { PagentError } from '../../errors.js';
-import { MODEL_API_PATHS } from './model-api.js';
+import type { PagentError } from '../../errors.js';
+import type { ChatMessage, ToolSchema } from '../messages.js';
+import type { AssembledStep, ChunkAssemblerOptions } from './chunk-assembler.js';
+import type { LLM } from './llm.js';
+import type { ModelApiName } from './model-api.js';
 
-const invalid = (message: string): PagentError => new PagentError(`LLM: ${message}`, { code: 'config', where: 'llm' });
+/** What {@link LLM.stream} yields: text and reasoning deltas as they arrive, then the assembled step once, last. */
+export type LLMStreamEvent =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'step'; step: AssembledStep };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** RFC 9110 token characters: what a header name may contain. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~\w-]+$/;
-/** What `fetch` accepts in a header value: Latin-1 without NUL, CR or LF. */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
-const UNSENDABLE = 'has characters no HTTP header can carry (a line break, or one outside Latin-1)';
-
-/** What a bad value was, for the message; a string is quoted (callers never pass a secret here). */
-const got = (value: unknown): string =>
-  `(got ${typeof value === 'string' ? JSON.stringify(value.slice(0, 80)) : value === null ? 'null' : typeof value})`;
-
-/** Options that must be of a type, or a number ≥ 0 (`integer`: a whole one; `positive`: a whole one > 0). */
-const TYPED: Array<[key: string, type: 'boolean' | 'function' | 'object' | 'number' | 'integer' | 'positive']> = [
-  ['fetch', 'function'],
-  ['onRetry', 'function'],
-  ['requestKwargs', 'object'],
-  ['includeUsage', 'boolean'],
-  ['reasoningTags', 'boolean'],
-  ['retries', 'integer'],
-  ['retryBaseMs', 'number'],
-  ['maxRetryDelayMs', 'number'],
-  ['timeoutMs', 'number'],
-  ['maxEventBytes', 'positive'],
-];
-
-function checkTyped(options: Record<string, unknown>): void {
-  for (const [key, type] of TYPED) {
-    const v = options[key];
-    if (v === undefined) continue;
-    const numeric = type === 'number' || type === 'integer' || type === 'positive';
-    const ok = numeric
-      ? typeof v === 'number' && v >= 0 && (type === 'number' || (Number.isInteger(v) && (type === 'integer' || v > 0)))
-      : type === 'object'
-        ? isObject(v)
-        : typeof v === type;
-    if (!ok) {
-      const want = numeric ? (type === 'number' ? 'a number ≥ 0' : type === 'integer' ? 'a whole number ≥ 0' : 'a whole number > 0') : type === 'object' ? 'an object' : `a ${type}`;
-      throw invalid(`"${key}" must be ${want} ${typeof v === 'number' ? `(got ${v})` : got(v)}`);
-    }
-  }
+/** One model call. */
+export interface LLMRequest {
+  messages: ChatMessage[];
+  /** Tool schemas; sent only when non-empty. */
+  tools?: ToolSchema[];
+  /** Extra body fields for this call (`temperature`, `reasoning_effort`…); they override `requestKwargs`. */
+  kwargs?: Record<string, unknown>;
+  /** Aborting stops the call at once (also during a retry backoff); `stream()` then throws `signal.reason`. */
+  signal?: AbortSignal;
 }
 
-/**
- * Checks a model name and `LLM` options before any request, and returns the absolute endpoint root (a
- * path such as `/v1` resolves against the page, as `fetch` would resolve it). Every failure is a
- * `PagentError{code: "config", where: "llm"}` whose message names the field; the key and header values
- * are never quoted.
- *
- * @throws {PagentError}
- */
-export function checkLLMOptions(model: unknown, options: unknown): URL {
-  if (typeof model !== 'string' || model.trim() === '') throw invalid(`"model" must be a non-empty string ${got(model)}`);
-  if (!isObject(options)) throw invalid(`options with a "baseURL" are required, e.g. new LLM('${model}', { baseURL: 'https://api.openai.com/v1' })`);
-  const { baseURL, apiKey, headers } = options;
-  if (typeof baseURL !== 'string' || baseURL.trim() === '') {
-    throw invalid(`"baseURL" is required: the API root, e.g. "https://api.openai.com/v1" ${got(baseURL)}`);
-  }
-  const text = baseURL.trim();
-  const href = (globalThis as { location?: { href?: unknown } }).location?.href;
-  let url: URL;
-  try {
-    url = typeof href === 'string' && /^[./]/.test(text) ? new URL(text, href) : new URL(text);
-  } catch {
-    throw invalid(`"baseURL" is not a URL ${got(text)}; write it in full, e.g. "https://api.openai.com/v1"`);
-  }
-  if (url.username || url.password) throw invalid('"baseURL" must not contain a user name or password; pass the key as "apiKey"');
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    // "localhost:8787/v1" parses as a URL whose scheme is "localhost:"
-    const hint = /^[\w.-]+:\d+(\/|$)/.test(text) ? `; did you mean "http://${text}"?` : '';
-    throw invalid(`"baseURL" must start with http:// or https:// ${got(text)}${hint}`);
-  }
-  if (typeof href === 'string' && href.startsWith('https:') && url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
-    throw invalid(`"baseURL" ${got(text)} is http:// on an https:// page: the browser blocks it (mixed content). Use the server's https:// address, or one on localhost`);
-  }
-  if (apiKey !== undefined) {
-    if (typeof apiKey !== 'string') throw invalid(`"apiKey" must be a string ${got(typeof apiKey)}`);
-    if (!HEADER_VALUE.test(apiKey.trim())) throw invalid(`"apiKey" ${UNSENDABLE}: check that only the key was pasted`);
-  }
-  if (headers !== undefined) {
-    if (!isObject(headers)) throw invalid(`"headers" must be an object of header names to strings ${got(headers)}`);
-    for (const [name, value] of Object.entries(headers)) {
-      if (!HEADER_NAME.test(name)) throw invalid(`"headers" has an invalid header name ${got(name)}`);
-      if (typeof value !== 'string') throw invalid(`"headers.${name}" must be a string ${got(typeof value)}`);
-      if (!HEADER_VALUE.test(value)) throw invalid(`"headers.${name}" ${UNSENDABLE}`);
-    }
-  }
-  const { api } = options;
-  if (api !== undefined && !Object.hasOwn(MODEL_API_PATHS, String(api))) {
-    throw invalid(`"api" must be "chat-completions", "responses" or "anthropic-messages" ${got(api)}`);
-  }
-  checkTyped(options);
-  return url;
+/** What {@link LLMOptions.onRetry} is told before each retry. */
+export interface LLMRetryInfo {
+  /** 1 for the first retry. */
+  attempt: number;
+  /** How long the client waits before the retry (from `Retry-After` when the server sent one). */
+  delayMs: number;
+  /** The failure being retried (`code` "http" with `status`, or "network"). */
+  error: PagentError;
+}
+
+/** Options of {@link LLM}. */
+export interface LLMOptions {
+  /**
+   * The API root, e.g. `https://api.openai.com/v1`; the client posts to `{baseURL}/chat/completions`
+   * (`/responses` for the Responses API, `/messages` for Anthropic's Messages API).
+   */
+  baseURL: string;
+  /**
+   * Sent as `Authorization: Bearer <apiKey>` (`x-api-key: <apiKey>` for Anthropic's Messages API), only to
+   * `baseURL`; never put in an error message.
+   */
+  apiKey?: string | undefined;
+  /**
+   * The model API the server speaks: OpenAI's Chat Completions (every OpenAI-compatible server), OpenAI's
+   * Responses API (also "Open Responses" servers) or Anthropic's Messages API. Whichever it is, `stream()`
+   * yields the same deltas and step, and an `Agent` the same events. The reader of the Responses and
+   * Messages APIs is a chunk loaded on the first call. @defaultValue `"chat-completions"`
+   */
+  api?: ModelApiName | undefined;
+  /** Extra request headers (they override the defaults). Each non-safelisted header needs CORS consent. */
+  headers?: Record<string, string> | undefined;
+  /** The `fetch` to use. @defaultValue `globalThis.fetch` */
+  fetch?: typeof fetch | undefined;
+  /**
+   * Body fields sent with every call (`temperature`, `max_tokens`…), in the API's own words (`reasoning:
+   * {effort}` for the Responses API, `thinking: {type: "enabled", budget_tokens}` for Anthropic's).
+   */
+  requestKwargs?: Record<string, unknown> | undefined;
+  /**
+   * Ask for a usage chunk with `stream_options: {include_usage: true}` (Chat Completions only: the other
+   * APIs always send usage). @defaultValue true
+   */
+  includeUsage?: boolean | undefined;
+  /** Retries of a 429, a 5xx or a network failure that happened before the first response byte. @defaultValue 2 */
+  retries?: number | undefined;
+  /** Backoff before retry n (from 0) is `retryBaseMs * 2^n`, unless the server sent `Retry-After`. @defaultValue 500 */
+  retryBaseMs?: number | undefined;
+  /** A `Retry-After` longer than this is not waited for: the call fails with the 429/5xx at once. @defaultValue 60000 */
+  maxRetryDelayMs?: number | undefined;
+  /**
+   * How long to wait for the response headers, and then for each next piece of the body, before failing
+   * with code `"timeout"` (time the consumer spends between reads does not count). Timeouts are not
+   * retried; 0 or `Infinity` turns the limit off. @defaultValue 600000 (10 minutes, as openai-node)
+   */
+  timeoutMs?: number | undefined;
+  /**
+   * The largest piece of a response the client holds in memory: one SSE message of the stream, a JSON
+   * response body (a server that ignores `stream: true`). A stream message over it fails the call with code
+   * `"provider"` and the request is aborted at once, so a server that streams one endless line or message
+   * cannot grow memory without bound. A non-2xx body is read only up to 64 KiB (or this limit, if smaller).
+   * @defaultValue 16777216 (16 MiB)
+   */
+  maxEventBytes?: number | undefined;
+  /**
+   * Split `<think>…</think>` reasoning out of the content when a step's content starts with it, as models
+   * served without a reasoning parser (vLLM, SGLang, llama.cpp, Ollama, LM Studio) send it: the reasoning
+   * comes as `reasoning` deltas and in `reasoning_content`. See {@link ChunkAssemblerOptions.reasoningTags}
+   * for exactly what is split; `false` keeps the content verbatim. @defaultValue true
+   */
+  reasoningTags?: boolean | undefined;
+  /** Called before each retry (e.g. to show "retrying in 2 s"). */
+  onRetry?: ((info: LLMRetryInfo) => void) | undefined;
 }

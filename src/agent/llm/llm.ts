@@ -5,10 +5,11 @@
  */
 import { HttpError, PagentError } from '../../errors.js';
 import { networkFailureMessage, probeVerdict } from '../../wire/request-failure.js';
-import { checkLLMOptions } from './llm-options.js';
-import { createRedactor, secretHeaderValues, type Redactor, type StreamRedactor } from '../redact.js';
+import { checkLLMOptions } from './llm-option-checks.js';
+import { redactedStream, redactError } from './llm-redaction.js';
+import type { LLMOptions, LLMRequest, LLMRetryInfo, LLMStreamEvent } from './llm-options.js';
+import { createRedactor, secretHeaderValues, type Redactor } from '../redact.js';
 import type { HttpFailure } from './llm-http-failure.js';
-import type { ChatMessage, ToolSchema } from '../messages.js';
 import {
   createChunkAssembler,
   createCompletionDecoder,
@@ -22,97 +23,7 @@ import { MODEL_API_PATHS, type ModelApi, type ModelApiContext, type ModelApiName
 
 export type { AssembledStep } from './chunk-assembler.js';
 
-/** What {@link LLM.stream} yields: text and reasoning deltas as they arrive, then the assembled step once, last. */
-export type LLMStreamEvent =
-  | { type: 'text'; text: string }
-  | { type: 'reasoning'; text: string }
-  | { type: 'step'; step: AssembledStep };
-
-/** One model call. */
-export interface LLMRequest {
-  messages: ChatMessage[];
-  /** Tool schemas; sent only when non-empty. */
-  tools?: ToolSchema[];
-  /** Extra body fields for this call (`temperature`, `reasoning_effort`…); they override `requestKwargs`. */
-  kwargs?: Record<string, unknown>;
-  /** Aborting stops the call at once (also during a retry backoff); `stream()` then throws `signal.reason`. */
-  signal?: AbortSignal;
-}
-
-/** What {@link LLMOptions.onRetry} is told before each retry. */
-export interface LLMRetryInfo {
-  /** 1 for the first retry. */
-  attempt: number;
-  /** How long the client waits before the retry (from `Retry-After` when the server sent one). */
-  delayMs: number;
-  /** The failure being retried (`code` "http" with `status`, or "network"). */
-  error: PagentError;
-}
-
-/** Options of {@link LLM}. */
-export interface LLMOptions {
-  /**
-   * The API root, e.g. `https://api.openai.com/v1`; the client posts to `{baseURL}/chat/completions`
-   * (`/responses` for the Responses API, `/messages` for Anthropic's Messages API).
-   */
-  baseURL: string;
-  /**
-   * Sent as `Authorization: Bearer <apiKey>` (`x-api-key: <apiKey>` for Anthropic's Messages API), only to
-   * `baseURL`; never put in an error message.
-   */
-  apiKey?: string | undefined;
-  /**
-   * The model API the server speaks: OpenAI's Chat Completions (every OpenAI-compatible server), OpenAI's
-   * Responses API (also "Open Responses" servers) or Anthropic's Messages API. Whichever it is, `stream()`
-   * yields the same deltas and step, and an `Agent` the same events. The reader of the Responses and
-   * Messages APIs is a chunk loaded on the first call. @defaultValue `"chat-completions"`
-   */
-  api?: ModelApiName | undefined;
-  /** Extra request headers (they override the defaults). Each non-safelisted header needs CORS consent. */
-  headers?: Record<string, string> | undefined;
-  /** The `fetch` to use. @defaultValue `globalThis.fetch` */
-  fetch?: typeof fetch | undefined;
-  /**
-   * Body fields sent with every call (`temperature`, `max_tokens`…), in the API's own words (`reasoning:
-   * {effort}` for the Responses API, `thinking: {type: "enabled", budget_tokens}` for Anthropic's).
-   */
-  requestKwargs?: Record<string, unknown> | undefined;
-  /**
-   * Ask for a usage chunk with `stream_options: {include_usage: true}` (Chat Completions only: the other
-   * APIs always send usage). @defaultValue true
-   */
-  includeUsage?: boolean | undefined;
-  /** Retries of a 429, a 5xx or a network failure that happened before the first response byte. @defaultValue 2 */
-  retries?: number | undefined;
-  /** Backoff before retry n (from 0) is `retryBaseMs * 2^n`, unless the server sent `Retry-After`. @defaultValue 500 */
-  retryBaseMs?: number | undefined;
-  /** A `Retry-After` longer than this is not waited for: the call fails with the 429/5xx at once. @defaultValue 60000 */
-  maxRetryDelayMs?: number | undefined;
-  /**
-   * How long to wait for the response headers, and then for each next piece of the body, before failing
-   * with code `"timeout"` (time the consumer spends between reads does not count). Timeouts are not
-   * retried; 0 or `Infinity` turns the limit off. @defaultValue 600000 (10 minutes, as openai-node)
-   */
-  timeoutMs?: number | undefined;
-  /**
-   * The largest piece of a response the client holds in memory: one SSE message of the stream, a JSON
-   * response body (a server that ignores `stream: true`). A stream message over it fails the call with code
-   * `"provider"` and the request is aborted at once, so a server that streams one endless line or message
-   * cannot grow memory without bound. A non-2xx body is read only up to 64 KiB (or this limit, if smaller).
-   * @defaultValue 16777216 (16 MiB)
-   */
-  maxEventBytes?: number | undefined;
-  /**
-   * Split `<think>…</think>` reasoning out of the content when a step's content starts with it, as models
-   * served without a reasoning parser (vLLM, SGLang, llama.cpp, Ollama, LM Studio) send it: the reasoning
-   * comes as `reasoning` deltas and in `reasoning_content`. See {@link ChunkAssemblerOptions.reasoningTags}
-   * for exactly what is split; `false` keeps the content verbatim. @defaultValue true
-   */
-  reasoningTags?: boolean | undefined;
-  /** Called before each retry (e.g. to show "retrying in 2 s"). */
-  onRetry?: ((info: LLMRetryInfo) => void) | undefined;
-}
-
+export type { LLMOptions, LLMRequest, LLMRetryInfo, LLMStreamEvent } from './llm-options.js';
 const BEFORE_RESPONSE = 'before any response';
 const MAX_SNIFF_BYTES = 1_048_576; // 1 MiB, a literal so that bundlers drop it where unused
 
@@ -265,7 +176,7 @@ export class LLM {
     const reasoning = this.#redactor.stream();
     try {
       for (let attempt = 0; ; attempt++) {
-        const outcome = yield* this.#redacted(this.#attempt(body, signal, api), text, reasoning);
+        const outcome = yield* redactedStream(this.#redactor, this.#attempt(body, signal, api), text, reasoning);
         if (outcome.kind === 'done') return;
         if (attempt >= retries) throw outcome.error;
         const delayMs = outcome.delayMs ?? (this.#options.retryBaseMs ?? 500) * 2 ** attempt;
@@ -283,7 +194,7 @@ export class LLM {
         if (signal?.aborted) throw signal.reason;
         throw this.#networkError(unanswered.err, unanswered.when, verdict);
       }
-      throw this.#redactError(err);
+      throw redactError(this.#redactor, err);
     }
   }
 
@@ -437,73 +348,6 @@ export class LLM {
 
   #redact(text: string): string {
     return this.#redactor.redact(text);
-  }
-
-  /**
-   * The model's own output with the secrets redacted: deltas through stream redactors (a key cut across
-   * deltas is still caught; only a tail that could start one is held back), the step's fields whole.
-   */
-  async *#redacted<R>(
-    source: AsyncGenerator<LLMStreamEvent, R, undefined>,
-    text: StreamRedactor,
-    reasoning: StreamRedactor,
-  ): AsyncGenerator<LLMStreamEvent, R, undefined> {
-    if (this.#redactor.empty) return yield* source;
-    let finished = false;
-    const flush = function* (): Generator<LLMStreamEvent, void, undefined> {
-      const t = text.end();
-      if (t !== '') yield { type: 'text', text: t };
-      const r = reasoning.end();
-      if (r !== '') yield { type: 'reasoning', text: r };
-    };
-    try {
-      for (;;) {
-        let next: IteratorResult<LLMStreamEvent, R>;
-        try {
-          next = await source.next();
-        } catch (err) {
-          finished = true;
-          yield* flush();
-          throw err;
-        }
-        if (next.done) {
-          finished = true;
-          return next.value;
-        }
-        const event = next.value;
-        if (event.type === 'step') {
-          yield* flush();
-          const { step } = event;
-          yield {
-            type: 'step',
-            step: {
-              ...step,
-              content: this.#redact(step.content),
-              reasoning_content: this.#redact(step.reasoning_content),
-              tool_calls: step.tool_calls.map((c) => ({
-                ...c,
-                function: { name: this.#redact(c.function.name), arguments: this.#redact(c.function.arguments) },
-              })),
-            },
-          };
-        } else {
-          const safe = (event.type === 'text' ? text : reasoning).push(event.text);
-          if (safe !== '') yield { type: event.type, text: safe };
-        }
-      }
-    } finally {
-      if (!finished) await source.return(undefined as R).catch(() => undefined);
-    }
-  }
-
-  // A new error rather than an edited message: the stack captured at construction repeats the message.
-  #redactError(err: unknown): unknown {
-    if (!(err instanceof Error)) return err;
-    const message = this.#redact(err.message);
-    if (message === err.message) return err;
-    if (err instanceof HttpError) return new HttpError(message, err.status, err.where);
-    if (err instanceof PagentError) return new PagentError(message, { code: err.code, status: err.status, where: err.where });
-    return new PagentError(message, { code: 'provider', where: 'llm' });
   }
 
   /** The error of a non-2xx response and whether to retry it (./llm-http-failure.ts, loaded on the first one). */
