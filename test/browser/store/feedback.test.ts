@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSessionStore, type SessionStore } from '../../../src/store/index.js';
 import { StoreError } from '../../../src/errors.js';
-import { plant, rawEntries, uniqueName } from './helpers.js';
+import { plant, rawEntries, rejection, uniqueName } from './helpers.js';
 
 const opened: SessionStore[] = [];
 function open(): SessionStore {
@@ -14,16 +14,6 @@ function open(): SessionStore {
 afterEach(() => {
   for (const s of opened.splice(0)) s.close();
 });
-
-async function rejection(p: Promise<unknown>): Promise<StoreError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(StoreError);
-    return err as StoreError;
-  }
-  throw new Error('expected a StoreError, the call resolved');
-}
 
 async function conversation(store: SessionStore): Promise<void> {
   await store.append('c', [

@@ -1,5 +1,7 @@
 /** Helpers for the session store tests: unique database names, raw record access, write counting. */
 import { createStore, entries, set, type UseStore } from 'idb-keyval';
+import { expect } from 'vitest';
+import { StoreError } from '../../../src/errors.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 
 /** A database name no other test uses (all browser test files share one origin). */
@@ -51,4 +53,15 @@ export async function countWrites(fn: () => Promise<unknown>): Promise<{ puts: n
     IDBObjectStore.prototype.put = original;
   }
   return { puts, bytes };
+}
+
+/** The `StoreError` `p` rejects with; fails the test when `p` resolves or rejects with anything else. */
+export async function rejection(p: Promise<unknown>): Promise<StoreError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(StoreError);
+    return err as StoreError;
+  }
+  throw new Error('expected a StoreError, the call resolved');
 }

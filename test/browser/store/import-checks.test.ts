@@ -7,7 +7,7 @@ import { Agent } from '../../../src/agent/agent.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
 import type { ToolCall } from '../../../src/wire/events.js';
 import { scriptedModel } from '../../unit/agent/scripted-model.js';
-import { plant, rawEntries, turn, uniqueName } from './helpers.js';
+import { plant, rawEntries, rejection, turn, uniqueName } from './helpers.js';
 
 const opened: SessionStore[] = [];
 function open(): SessionStore {
@@ -18,16 +18,6 @@ function open(): SessionStore {
 afterEach(() => {
   for (const s of opened.splice(0)) s.close();
 });
-
-async function rejection(p: Promise<unknown>): Promise<StoreError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(StoreError);
-    return err as StoreError;
-  }
-  throw new Error('expected a StoreError, the call resolved');
-}
 
 const call = (id: string): ToolCall => ({ id, type: 'function', function: { name: 'get_weather', arguments: '{}' } });
 

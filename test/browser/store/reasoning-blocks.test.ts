@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSessionStore, type SessionStore } from '../../../src/store/index.js';
 import { StoreError } from '../../../src/errors.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
-import { rawEntries, turn, uniqueName } from './helpers.js';
+import { rawEntries, rejection, turn, uniqueName } from './helpers.js';
 
 const opened: SessionStore[] = [];
 function open(): SessionStore {
@@ -45,16 +45,6 @@ function file(list: unknown[]): string {
     updatedAt: 1_700_000_000_000,
     session: { version: 1, kind: 'session', systemPrompt: undefined, messages: list },
   });
-}
-
-async function rejection(p: Promise<unknown>): Promise<StoreError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(StoreError);
-    return err as StoreError;
-  }
-  throw new Error('expected a StoreError, the call resolved');
 }
 
 describe('reasoning blocks in the store', () => {

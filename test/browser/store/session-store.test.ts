@@ -3,7 +3,7 @@ import { createSessionStore, type SessionStore, type StoreChange } from '../../.
 import { StoreError } from '../../../src/errors.js';
 import { Session } from '../../../src/agent/sessions/session.js';
 import type { ChatMessage } from '../../../src/agent/messages.js';
-import { countWrites, plant, rawEntries, turn, uniqueName } from './helpers.js';
+import { countWrites, plant, rawEntries, rejection, turn, uniqueName } from './helpers.js';
 
 const opened: SessionStore[] = [];
 function open(name = uniqueName(), openTimeoutMs?: number): SessionStore {
@@ -14,16 +14,6 @@ function open(name = uniqueName(), openTimeoutMs?: number): SessionStore {
 afterEach(() => {
   for (const s of opened.splice(0)) s.close();
 });
-
-async function rejection(p: Promise<unknown>): Promise<StoreError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(StoreError);
-    return err as StoreError;
-  }
-  throw new Error('expected a StoreError, the call resolved');
-}
 
 function sessionOf(turns: number, systemPrompt = 'You are terse. 简洁。'): Session {
   const s = new Session(systemPrompt);
