@@ -778,6 +778,9 @@ class InlineParser {
       if (!matched && (next === -1 || (next === C_OPEN_BRACKET && n === 0))) this.pend(opener.node.start);
     }
     if (!matched) {
+      // A `]` after a construct still waiting for its end (a `<`, a backtick run) may yet be swallowed
+      // by it, and then this bracket stays open (no autolinks, a later `]` may close it).
+      if (this.pending < bracketPos) this.pend(opener.node.start);
       this.brackets = opener.previous;
       this.pos = startpos;
       block.append(text(']', bracketPos, true));

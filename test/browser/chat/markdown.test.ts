@@ -151,6 +151,21 @@ describe('renderMarkdown', () => {
     }
   });
 
+  it('keeps a bracket open when its `]` turns out to be inside raw HTML that ends later, in any split', () => {
+    // `<!m]b>` is a declaration: its `]` closes nothing, so the `[` is still open at `www.` (no autolink).
+    const noLink = '[\n"<!m]b>*www.`';
+    expect(whole(noLink).innerHTML).toBe('<p>[\n"&lt;!m]b&gt;*www.`</p>');
+    expect(streamed(['[\n"<!m]b', '>*www.`']).innerHTML).toBe(whole(noLink).innerHTML);
+    // and a later `]` makes it a link.
+    const link = '[a <!x]> c](u)';
+    expect(whole(link).innerHTML).toBe('<p><a href="u" rel="noopener noreferrer" target="_blank" referrerpolicy="no-referrer">a &lt;!x]&gt; c</a></p>');
+    expect(streamed(['[a <!x]', '> c](u)']).innerHTML).toBe(whole(link).innerHTML);
+    for (const text of [noLink, link, '[a `b] www.c.d` e](f) www.g.h']) {
+      for (let k = 1; k < text.length; k++) expect(streamed([text.slice(0, k), text.slice(k)]).innerHTML, `${text} at ${k}`).toBe(whole(text).innerHTML);
+      expect(streamed([...text]).innerHTML, text).toBe(whole(text).innerHTML);
+    }
+  });
+
   it('reads a destination in angle brackets and percent-encodes it', () => {
     expect(whole('[a](<https://example.com/a b>) [c](<javascript:void0>)').innerHTML).toBe(
       `<p><a href="https://example.com/a%20b" ${LINK}>a</a> c</p>`,
