@@ -105,6 +105,13 @@ export interface InlineResult {
    * `**bold` shows bold before its closer arrives. Empty when nothing is open.
    */
   closers: string;
+  /**
+   * GFM autolinks refused because a bracket was open (no autolinks in link text), as pairs of the
+   * bracket's and the refused autolink's offsets, by bracket. The refusal depends on the bracket even once
+   * a later link has closed it (and so it is no longer pending): a re-parse that includes the autolink
+   * must start at or before its bracket.
+   */
+  refused: Array<{ bracket: number; autolink: number }>;
 }
 
 interface Delimiter {
@@ -197,6 +204,8 @@ class InlineParser {
    * opener is not pending and a stream does not parse it again with every delta.
    */
   private undecided = false;
+  /** For each bracket that refused a GFM autolink, the offset of the last one it refused. */
+  private refusals = new Map<number, number>();
 
   constructor(
     readonly subject: string,
@@ -240,7 +249,8 @@ class InlineParser {
       if (++shown > MAX_SHOWN_CLOSED) break;
       closers += String.fromCharCode(o.cc).repeat(o.count);
     }
-    return { root, pending: this.pending, closers };
+    const refused = [...this.refusals].map(([bracket, autolink]) => ({ bracket, autolink })).sort((a, b) => a.bracket - b.bracket);
+    return { root, pending: this.pending, closers, refused };
   }
 
   private parseInline(block: Inline): void {
@@ -278,20 +288,26 @@ class InlineParser {
     else block.append(text(s, this.pos, true));
   }
 
-  /** True while a link or image opener is active: GFM autolinks are not made inside link text. */
-  private inBracket(): boolean {
-    for (let b = this.brackets; b; b = b.previous) if (b.active) return true;
-    return false;
+  /**
+   * Whether a link or image opener is active (within reach of `at`): GFM autolinks are not made inside
+   * link text. The refusal of the autolink at `at` is remembered with the opener it depends on.
+   */
+  private inBracket(at: number): boolean {
+    let b = this.brackets;
+    while (b && !b.active) b = b.previous;
+    if (!b || at - b.node.start > REACH) return false;
+    this.refusals.set(b.node.start, at);
+    return true;
   }
 
   /** GFM extended www autolink: `www.` and a valid domain, at a line start or after space, `*`, `_`, `~`, `(`. */
   private parseWwwAutolink(block: Inline): boolean {
     const start = this.pos;
-    if (!this.subject.startsWith('www.', start) || this.inBracket()) return false;
+    if (!this.subject.startsWith('www.', start)) return false;
     const before = start === 0 ? this.before : this.subject.charAt(start - 1);
     if (!/^[\s*_~(]$/.test(before)) return false;
     const end = autolinkEnd(this.subject, start, checkDomain(this.subject, start, false));
-    if (end <= start || end - start > MAX_AUTOLINK) return false;
+    if (end <= start || end - start > MAX_AUTOLINK || this.inBracket(start)) return false;
     const literal = this.subject.slice(start, end);
     const node = new Inline('link', start);
     node.destination = normalizeUri(`http://${literal}`);
@@ -304,7 +320,7 @@ class InlineParser {
   /** GFM extended URL autolink: `http://`, `https://` or `ftp://` and a domain, found at the `:`. */
   private parseUrlAutolink(block: Inline): boolean {
     const colon = this.pos;
-    if (!this.subject.startsWith('://', colon) || this.inBracket()) return false;
+    if (!this.subject.startsWith('://', colon)) return false;
     // The scheme letters were read as text just before the colon.
     const last = block.last;
     if (!last || !last.plain || last.start + last.literal.length !== colon) return false;
@@ -316,7 +332,7 @@ class InlineParser {
     if (domainEnd <= hostStart) return false;
     const start = colon - scheme.length;
     const end = autolinkEnd(this.subject, start, domainEnd);
-    if (end <= colon + 3 || end - start > MAX_AUTOLINK) return false;
+    if (end <= colon + 3 || end - start > MAX_AUTOLINK || this.inBracket(start)) return false;
     last.literal = last.literal.slice(0, last.literal.length - scheme.length);
     if (last.literal === '') last.unlink();
     const literal = this.subject.slice(start, end);

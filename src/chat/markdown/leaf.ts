@@ -11,7 +11,7 @@
  * {@link LINE_CHUNK_CHARS}), so the browser lays out only the last one.
  */
 import { appendNode, createElement, renderInlines, type DomContext } from './inline-dom.js';
-import { Inline, parseInlines, type InlineContext } from './inlines.js';
+import { Inline, parseInlines, type InlineContext, type InlineResult } from './inlines.js';
 import { unresolvedLookups } from './entities.js';
 
 /** Characters of text after which a long leaf starts a new chunk at its next soft line break. */
@@ -138,7 +138,9 @@ export class InlineLeaf {
     const result = parseInlines(text, this.before, this.host.inlineContext(this));
     if (unresolvedLookups !== lookups) this.host.needsEntities(this);
     cx.stats.charsParsed += text.length;
-    this.render(result.root.first, text, this.complete ? text.length : this.settlePoint(text, end, result.pending), result.closers);
+    const first = result.root.first;
+    const settle = this.complete ? text.length : cutPoint(first, text.length, this.settlePoint(text, end, result.pending), result.refused);
+    this.render(first, text, settle, result.closers);
   }
 
   /** Where the settled part may end: before anything pending and before the last word. */
@@ -333,6 +335,31 @@ export class InlineLeaf {
   /** Drops the kept source once no re-render can be needed. */
   release(): void {
     if (this.complete) this.source = [];
+  }
+}
+
+/**
+ * Where the settled part of a parse really ends for a settle point: at the point in plain text, else at
+ * the start of the node the point falls in; and never between a bracket and a GFM autolink it refused,
+ * since the tail, parsed again without the bracket, would make the link.
+ */
+function cutPoint(first: Inline | null, textLength: number, point: number, refused: InlineResult['refused']): number {
+  for (;;) {
+    let cut = textLength;
+    for (let node = first; node; node = node.next) {
+      if ((node.next ? node.next.start : textLength) > point) {
+        cut = node.type === 'text' && node.plain && point > node.start ? point : node.start;
+        break;
+      }
+    }
+    // Last bracket first: one pass finds the earliest bracket the cut must move to.
+    let moved = cut;
+    for (let i = refused.length - 1; i >= 0; i--) {
+      const { bracket, autolink } = refused[i]!;
+      if (bracket < moved && moved <= autolink) moved = bracket;
+    }
+    if (moved === cut) return cut;
+    point = moved;
   }
 }
 

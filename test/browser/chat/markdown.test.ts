@@ -166,6 +166,25 @@ describe('renderMarkdown', () => {
     }
   });
 
+  it('keeps an autolink refused inside a bracket refused when a later link ends that bracket, in any split', () => {
+    // The `[` is open at `www.c.d` (no autolink in link text, as cmark-gfm), then `[](u)` makes a link
+    // and the `[` can close nothing; the unclosed backtick keeps what follows it from settling.
+    const text = '[a `b www.c.d [](u)';
+    expect(whole(text).innerHTML).toBe(`<p>[a \`b www.c.d <a href="u" ${LINK}></a></p>`);
+    // and a bracket more than 4,096 characters back no longer refuses it
+    const far = `[ ${'x '.repeat(2_100)}www.c.d`;
+    expect(whole(far).querySelector('a')?.getAttribute('href')).toBe('http://www.c.d');
+    // but within 4,096 characters it does, however much text follows
+    const near = `[ ${'x '.repeat(2_030)}*y \`z www.c.d ${'w '.repeat(100)}`;
+    expect(whole(near).querySelector('a')).toBeNull();
+    // (also when strikethrough wraps the autolink and the link: the tail may not start at its `~`)
+    for (const t of [text, '[a `b http://c.d [](u) e', '[~http://a.b [](u)~', far, near]) {
+      // (every 13th split of the long ones)
+      for (let k = 1; k < t.length; k += t.length > 100 ? 13 : 1) expect(streamed([t.slice(0, k), t.slice(k)]).innerHTML, `${t} at ${k}`).toBe(whole(t).innerHTML);
+      expect(streamed([...t]).innerHTML, t).toBe(whole(t).innerHTML);
+    }
+  });
+
   it('reads a destination in angle brackets and percent-encodes it', () => {
     expect(whole('[a](<https://example.com/a b>) [c](<javascript:void0>)').innerHTML).toBe(
       `<p><a href="https://example.com/a%20b" ${LINK}>a</a> c</p>`,
