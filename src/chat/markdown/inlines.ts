@@ -11,7 +11,7 @@
  *   could still change (an unmatched opener, an open bracket, an unclosed code span or tag within reach).
  *   Everything before it is final: the incremental renderer settles it and never parses it again.
  */
-import { ESCAPABLE, HTML_TAG, PUNCTUATION, decodeEntity, normalizeLabel, normalizeUri, unescapeString } from './syntax.js';
+import { ESCAPABLE, HTML_TAG, PUNCTUATION, UNFINISHED_HTML_TAG, decodeEntity, normalizeLabel, normalizeUri, unescapeString } from './syntax.js';
 import { MAX_AUTOLINK, autolinkEnd, checkDomain, isHostChar } from './autolink.js';
 
 /** How far apart (in characters) an opener and its closer may be. */
@@ -172,8 +172,8 @@ const RE_SPACE_AT_END_OF_LINE = / *(?:\n|$)/y;
 const RE_LINK_LABEL = /\[(?:[^\\[\]]|\\.){0,1000}\]/sy;
 const RE_LINK_DESTINATION_BRACES = /<(?:[^<>\n\\\x00]|\\.)*>/y;
 const RE_LINK_TITLE = /"(?:\\[!-/:-@[-`{-~]|\\[^\\]|[^\\"\x00])*"|'(?:\\[!-/:-@[-`{-~]|\\[^\\]|[^\\'\x00])*'|\((?:\\[!-/:-@[-`{-~]|\\[^\\]|[^\\()\x00])*\)/y;
-/** After a `<` that matched nothing yet: what could still become an autolink or raw HTML. */
-const RE_MAYBE_TAG = /[A-Za-z/!?]/;
+/** From a `<` to the end of the text so far: a prefix of an autolink, URI or email (§6.5). */
+const RE_UNFINISHED_AUTOLINK = /<(?:[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]*|[A-Za-z][A-Za-z0-9.+-]{1,31}:[^<>\x00-\x20]*|[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9.-]*)$/y;
 
 const text = (s: string, start: number, plain = false): Inline => {
   const node = new Inline('text', start, s);
@@ -224,6 +224,12 @@ class InlineParser {
     return m[0];
   }
 
+  /** Whether a sticky regex matches at the current position (without advancing). */
+  private test(re: RegExp): boolean {
+    re.lastIndex = this.pos;
+    return re.test(this.subject);
+  }
+
   private peek(): number {
     return this.pos < this.subject.length ? this.subject.charCodeAt(this.pos) : -1;
   }
@@ -272,9 +278,9 @@ class InlineParser {
       default: res = this.parseString(block); break;
     }
     if (!res) {
-      if (c === C_LESSTHAN) {
-        const next = this.subject.charAt(this.pos + 1);
-        if (next === '' || RE_MAYBE_TAG.test(next)) this.pend(this.pos);
+      // A `<` that the text after it already rules out as an autolink or raw HTML is text for good.
+      if (c === C_LESSTHAN && this.subject.length - this.pos <= REACH && (this.test(RE_UNFINISHED_AUTOLINK) || this.test(UNFINISHED_HTML_TAG))) {
+        this.pend(this.pos);
       }
       this.appendPlain(block, this.subject.charAt(this.pos));
       this.pos += 1;

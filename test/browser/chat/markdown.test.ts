@@ -716,6 +716,8 @@ const SUPERLINEAR: Record<string, (n: number) => string> = {
   // Nested more than 32 deep, a destination's parentheses are refused (cmark's limit): decided too; and
   // of a long word with no autolink in it, only the end waits for what follows.
   'unclosed links [a](b': (n) => '[a](b'.repeat(n),
+  // A `<` that the text after it already rules out as an autolink, raw HTML or a destination is decided.
+  'unclosed links [a](<b': (n) => '[a](<b'.repeat(n),
 };
 
 describe('work grows linearly with the input', () => {
