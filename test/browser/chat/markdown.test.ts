@@ -185,6 +185,16 @@ describe('renderMarkdown', () => {
     }
   });
 
+  it('finds an email address whole when emphasis that later text undoes began inside it, in any split', () => {
+    // Streamed up to `?_`, the two `_` are emphasis starting inside the address; the `x` after undoes it.
+    const text = 'x+_me@mail.example ?_x';
+    expect(whole(text).innerHTML).toBe(`<p><a href="mailto:x+_me@mail.example" ${LINK}>x+_me@mail.example</a> ?_x</p>`);
+    for (const t of [text, '+_@.x ?_x']) {
+      for (let k = 1; k < t.length; k++) expect(streamed([t.slice(0, k), t.slice(k)]).innerHTML, `${t} at ${k}`).toBe(whole(t).innerHTML);
+      expect(streamed([...t]).innerHTML, t).toBe(whole(t).innerHTML);
+    }
+  });
+
   it('reads a destination in angle brackets and percent-encodes it', () => {
     expect(whole('[a](<https://example.com/a b>) [c](<javascript:void0>)').innerHTML).toBe(
       `<p><a href="https://example.com/a%20b" ${LINK}>a</a> c</p>`,
