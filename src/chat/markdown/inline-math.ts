@@ -19,6 +19,7 @@ export interface MathMatch {
 
 const RE_WHITESPACE_CHAR = /^[ \t\n\x0b\x0c\x0d]$/;
 const NONE: MathMatch = { end: -1, tex: '', display: false, undecided: false };
+const NOT_YET: MathMatch = { ...NONE, undecided: true };
 
 /**
  * The formula at the `$` at `start`, its closer within `reach` characters. `missing` holds the closers
@@ -27,7 +28,7 @@ const NONE: MathMatch = { end: -1, tex: '', display: false, undecided: false };
 export function dollarMath(s: string, start: number, reach: number, missing: Set<string>): MathMatch {
   const next = s.charAt(start + 1);
   if (next === '$') return findMath(s, start, 2, '$$', true, reach, missing);
-  if (next === '') return { ...NONE, undecided: true }; // may yet be `$$` or `$x…`
+  if (next === '') return NOT_YET; // may yet be `$$` or `$x…`
   return RE_WHITESPACE_CHAR.test(next) ? NONE : findMath(s, start, 1, '$', false, reach, missing);
 }
 
@@ -46,7 +47,7 @@ function findMath(s: string, start: number, open: number, closer: string, displa
   while (dollar && close > 0 && s.charCodeAt(close - 1) === 92 /* \ */) close = s.indexOf('$', close + 1);
   if (close === -1 || close - start > reach) {
     if (close === -1) missing.add(closer);
-    return { ...NONE, undecided: true };
+    return NOT_YET;
   }
   const tex = s.slice(start + open, close);
   if (!/\S/.test(tex) || (dollar && (RE_WHITESPACE_CHAR.test(s.charAt(close - 1)) || /[0-9]/.test(s.charAt(close + 1)) || tex.includes('`')))) return NONE;

@@ -26,11 +26,11 @@ const PIECES = [
 ];
 
 /**
- * Seeds 1–60, and those that once found a difference: 160 (a bracket closed by a `]` inside raw HTML),
+ * Seeds 1–40, and those that once found a difference: 160 (a bracket closed by a `]` inside raw HTML),
  * 298 (an autolink refused inside a bracket a later link closed), 471 (the same inside strikethrough),
  * 423, and 1088 (emphasis undone inside an email address).
  */
-const SEEDS = [...Array.from({ length: 60 }, (_, i) => i + 1), 160, 298, 423, 471, 1088];
+const SEEDS = [...Array.from({ length: 40 }, (_, i) => i + 1), 160, 298, 423, 471, 1088];
 
 function randomDocument(rand: () => number): string {
   let text = '';
