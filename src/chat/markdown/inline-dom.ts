@@ -5,7 +5,7 @@
  * email autolinks are found in it as cmark-gfm finds them (in consolidated text outside links).
  */
 import type { Inline } from './inlines.js';
-import { MAX_EMAIL } from './autolink.js';
+import { nextEmail } from './autolink.js';
 
 /** Inline elements (emphasis, links, code) nest at most this deep; deeper ones render their content only. */
 export const MAX_INLINE_DEPTH = 32;
@@ -105,48 +105,16 @@ function plainText(first: Inline | null): string {
   return out;
 }
 
-const EMAIL_LOCAL = /[A-Za-z0-9.+\-_]/;
-const ALNUM = /[A-Za-z0-9]/;
-
-/** Appends consolidated text, linking GFM email autolinks in it (cmark-gfm's postprocess_text). */
+/** Appends consolidated text, linking GFM email autolinks in it. */
 function appendTextWithEmails(cx: DomContext, parent: Node, s: string, inLink: boolean): void {
   let from = 0;
-  let search = 0;
-  while (!inLink) {
-    const at = s.indexOf('@', search);
-    if (at === -1) break;
-    let start = at;
-    while (start > from && EMAIL_LOCAL.test(s[start - 1]!)) start--;
-    if (start === at || (start > from && s[start - 1] === '/')) {
-      search = at + 1;
-      continue;
-    }
-    let end = at;
-    let periods = 0;
-    let ats = 0;
-    for (; end < s.length; end++) {
-      const c = s[end]!;
-      if (ALNUM.test(c)) continue;
-      if (c === '@') ats++;
-      else if (c === '.' && end < s.length - 1 && ALNUM.test(s[end + 1]!)) periods++;
-      else if (c !== '-' && c !== '_') break;
-    }
-    const lastChar = s[end - 1]!;
-    if (end - at < 2 || ats !== 1 || periods === 0 || !(/[A-Za-z]/.test(lastChar) || lastChar === '.')) {
-      search = at + 1;
-      continue;
-    }
-    while (end > at + 1 && '?!.,:*_~\'"'.includes(s[end - 1]!)) end--;
-    if (end - start > MAX_EMAIL) {
-      search = at + 1;
-      continue;
-    }
-    const email = s.slice(start, end);
-    appendText(cx, parent, s.slice(from, start));
+  for (let m = inLink ? null : nextEmail(s, 0, 0); m; m = nextEmail(s, from, from)) {
+    const email = s.slice(m.start, m.end);
+    appendText(cx, parent, s.slice(from, m.start));
     const a = link(cx, normalizeUri(`mailto:${email}`), '');
     appendText(cx, a, email);
     appendNode(cx, parent, a);
-    from = search = end;
+    from = m.end;
   }
   appendText(cx, parent, s.slice(from));
 }

@@ -3,6 +3,14 @@
  * a delimiter stack for emphasis and a bracket stack for links) plus GFM strikethrough, producing a small
  * tree of {@link Inline} nodes that `inline-dom.ts` turns into DOM.
  *
+ * What this file keeps is one algorithm: the scan that dispatches on each character, the delimiter and
+ * bracket stacks it fills, and the passes that match them (emphasis, links, and the link destinations,
+ * titles and reference definitions a `]` or a paragraph start reads with the same cursor). These share the
+ * parser's position and stacks at every step, so splitting them would only pass that state around; like
+ * commonmark.js, which keeps its inline parser in one file of about 1,000 lines. What recognises a
+ * construct from the text alone lives beside it: autolinks in `autolink.ts`, math in `inline-math.ts`,
+ * raw HTML and escapes in `syntax.ts`.
+ *
  * Two additions make it streamable:
  * - **Reach.** An opener matches a closer, a backtick run a closing run, and a `<` a raw-HTML end only
  *   within {@link REACH} characters. Beyond that they stay text, in every rendering (so whole text and any
@@ -11,8 +19,9 @@
  *   could still change (an unmatched opener, an open bracket, an unclosed code span or tag within reach).
  *   Everything before it is final: the incremental renderer settles it and never parses it again.
  */
-import { ESCAPABLE, HTML_TAG, PUNCTUATION, decodeEntity, normalizeLabel, normalizeUri, unescapeString } from './syntax.js';
-import { MAX_AUTOLINK, autolinkEnd, checkDomain, isHostChar } from './autolink.js';
+import { ESCAPABLE, HTML_TAG, PUNCTUATION, UNFINISHED_HTML_TAG, decodeEntity, normalizeLabel, normalizeUri, unescapeString } from './syntax.js';
+import { angleAutolink, unfinishedAutolink, urlAutolink, wwwAutolinkEnd } from './autolink.js';
+import { backslashMath, dollarMath, type MathMatch } from './inline-math.js';
 
 /** How far apart (in characters) an opener and its closer may be. */
 export const REACH = 4096;
@@ -105,6 +114,13 @@ export interface InlineResult {
    * `**bold` shows bold before its closer arrives. Empty when nothing is open.
    */
   closers: string;
+  /**
+   * GFM autolinks refused because a bracket was open (no autolinks in link text), as pairs of the
+   * bracket's and the refused autolink's offsets, by bracket. The refusal depends on the bracket even once
+   * a later link has closed it (and so it is no longer pending): a re-parse that includes the autolink
+   * must start at or before its bracket.
+   */
+  refused: Array<{ bracket: number; autolink: number }>;
 }
 
 interface Delimiter {
@@ -153,9 +169,6 @@ const RE_MAIN = /[^\n`[\]\\!<&*_~w:$]+/y;
 const RE_TICKS_HERE = /`+/y;
 const RE_TICKS = /`+/g;
 const RE_ENTITY_HERE = /&(?:#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});/y;
-const RE_EMAIL_AUTOLINK =
-  /<([a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*)>/y;
-const RE_AUTOLINK = /<[A-Za-z][A-Za-z0-9.+-]{1,31}:[^<>\x00-\x20]*>/y;
 const RE_SPNL = / *(?:\n *)?/y;
 const RE_WHITESPACE_CHAR = /^[ \t\n\x0b\x0c\x0d]$/;
 const RE_UNICODE_WHITESPACE = /^\s$/;
@@ -165,8 +178,6 @@ const RE_SPACE_AT_END_OF_LINE = / *(?:\n|$)/y;
 const RE_LINK_LABEL = /\[(?:[^\\[\]]|\\.){0,1000}\]/sy;
 const RE_LINK_DESTINATION_BRACES = /<(?:[^<>\n\\\x00]|\\.)*>/y;
 const RE_LINK_TITLE = /"(?:\\[!-/:-@[-`{-~]|\\[^\\]|[^\\"\x00])*"|'(?:\\[!-/:-@[-`{-~]|\\[^\\]|[^\\'\x00])*'|\((?:\\[!-/:-@[-`{-~]|\\[^\\]|[^\\()\x00])*\)/y;
-/** After a `<` that matched nothing yet: what could still become an autolink or raw HTML. */
-const RE_MAYBE_TAG = /[A-Za-z/!?]/;
 
 const text = (s: string, start: number, plain = false): Inline => {
   const node = new Inline('text', start, s);
@@ -197,6 +208,8 @@ class InlineParser {
    * opener is not pending and a stream does not parse it again with every delta.
    */
   private undecided = false;
+  /** For each bracket that refused a GFM autolink, the offset of the last one it refused. */
+  private refusals = new Map<number, number>();
 
   constructor(
     readonly subject: string,
@@ -213,6 +226,12 @@ class InlineParser {
     if (m === null) return null;
     this.pos += m[0].length;
     return m[0];
+  }
+
+  /** Whether a sticky regex matches at the current position (without advancing). */
+  private test(re: RegExp): boolean {
+    re.lastIndex = this.pos;
+    return re.test(this.subject);
   }
 
   private peek(): number {
@@ -240,7 +259,8 @@ class InlineParser {
       if (++shown > MAX_SHOWN_CLOSED) break;
       closers += String.fromCharCode(o.cc).repeat(o.count);
     }
-    return { root, pending: this.pending, closers };
+    const refused = [...this.refusals].map(([bracket, autolink]) => ({ bracket, autolink })).sort((a, b) => a.bracket - b.bracket);
+    return { root, pending: this.pending, closers, refused };
   }
 
   private parseInline(block: Inline): void {
@@ -262,9 +282,9 @@ class InlineParser {
       default: res = this.parseString(block); break;
     }
     if (!res) {
-      if (c === C_LESSTHAN) {
-        const next = this.subject.charAt(this.pos + 1);
-        if (next === '' || RE_MAYBE_TAG.test(next)) this.pend(this.pos);
+      // A `<` that the text after it already rules out as an autolink or raw HTML is text for good.
+      if (c === C_LESSTHAN && this.subject.length - this.pos <= REACH && (unfinishedAutolink(this.subject, this.pos) || this.test(UNFINISHED_HTML_TAG))) {
+        this.pend(this.pos);
       }
       this.appendPlain(block, this.subject.charAt(this.pos));
       this.pos += 1;
@@ -278,20 +298,23 @@ class InlineParser {
     else block.append(text(s, this.pos, true));
   }
 
-  /** True while a link or image opener is active: GFM autolinks are not made inside link text. */
-  private inBracket(): boolean {
-    for (let b = this.brackets; b; b = b.previous) if (b.active) return true;
-    return false;
+  /**
+   * Whether a link or image opener is active (within reach of `at`): GFM autolinks are not made inside
+   * link text. The refusal of the autolink at `at` is remembered with the opener it depends on.
+   */
+  private inBracket(at: number): boolean {
+    let b = this.brackets;
+    while (b && !b.active) b = b.previous;
+    if (!b || at - b.node.start > REACH) return false;
+    this.refusals.set(b.node.start, at);
+    return true;
   }
 
   /** GFM extended www autolink: `www.` and a valid domain, at a line start or after space, `*`, `_`, `~`, `(`. */
   private parseWwwAutolink(block: Inline): boolean {
     const start = this.pos;
-    if (!this.subject.startsWith('www.', start) || this.inBracket()) return false;
-    const before = start === 0 ? this.before : this.subject.charAt(start - 1);
-    if (!/^[\s*_~(]$/.test(before)) return false;
-    const end = autolinkEnd(this.subject, start, checkDomain(this.subject, start, false));
-    if (end <= start || end - start > MAX_AUTOLINK) return false;
+    const end = wwwAutolinkEnd(this.subject, start, start === 0 ? this.before : this.subject.charAt(start - 1));
+    if (end === -1 || this.inBracket(start)) return false;
     const literal = this.subject.slice(start, end);
     const node = new Inline('link', start);
     node.destination = normalizeUri(`http://${literal}`);
@@ -304,27 +327,19 @@ class InlineParser {
   /** GFM extended URL autolink: `http://`, `https://` or `ftp://` and a domain, found at the `:`. */
   private parseUrlAutolink(block: Inline): boolean {
     const colon = this.pos;
-    if (!this.subject.startsWith('://', colon) || this.inBracket()) return false;
     // The scheme letters were read as text just before the colon.
     const last = block.last;
     if (!last || !last.plain || last.start + last.literal.length !== colon) return false;
-    const scheme = /[A-Za-z]*$/.exec(last.literal)![0].toLowerCase();
-    if (scheme !== 'http' && scheme !== 'https' && scheme !== 'ftp') return false;
-    const hostStart = colon + 3;
-    if (hostStart >= this.subject.length || !isHostChar(this.subject, hostStart)) return false;
-    const domainEnd = checkDomain(this.subject, hostStart, true);
-    if (domainEnd <= hostStart) return false;
-    const start = colon - scheme.length;
-    const end = autolinkEnd(this.subject, start, domainEnd);
-    if (end <= colon + 3 || end - start > MAX_AUTOLINK) return false;
-    last.literal = last.literal.slice(0, last.literal.length - scheme.length);
+    const url = urlAutolink(this.subject, colon, last.start);
+    if (url === null || this.inBracket(url.start)) return false;
+    last.literal = last.literal.slice(0, url.start - last.start);
     if (last.literal === '') last.unlink();
-    const literal = this.subject.slice(start, end);
-    const node = new Inline('link', start);
+    const literal = this.subject.slice(url.start, url.end);
+    const node = new Inline('link', url.start);
     node.destination = normalizeUri(literal);
-    node.append(text(literal, start));
+    node.append(text(literal, url.start));
     block.append(node);
-    this.pos = end;
+    this.pos = url.end;
     return true;
   }
 
@@ -348,10 +363,7 @@ class InlineParser {
     const start = this.pos;
     this.pos += 1;
     const next = this.subject.charAt(this.pos);
-    // `\(…\)` inline math, `\[…\]` display math where `\[` starts a line
-    if (this.ctx.math === true && (next === '(' || (next === '[' && /(?:^|\n)[ \t]*$/.test(this.subject.slice(Math.max(0, start - 64), start))))) {
-      if (this.parseMath(block, start, 2, next === '(' ? '\\)' : '\\]', next === '[')) return true;
-    }
+    if (this.ctx.math === true && (next === '(' || next === '[') && this.appendMath(block, start, backslashMath(this.subject, start, REACH, this.noCloser))) return true;
     if (next === '\n') {
       this.pos += 1;
       block.append(new Inline('linebreak', start));
@@ -364,49 +376,24 @@ class InlineParser {
     return true;
   }
 
-  /**
-   * Math: `$$…$$` display, `$…$` inline. As pandoc reads `$`: the opener is followed by a non-space, the
-   * closer is the next unescaped `$`, which must follow a non-space and not be followed by a digit; so
-   * "$5 and $10" stays text. A `$` formula also holds no backtick (it would cross a code span).
-   */
   private parseDollar(block: Inline): boolean {
     const start = this.pos;
-    const next = this.subject.charAt(start + 1);
-    if (next === '$') {
-      if (!this.parseMath(block, start, 2, '$$', true)) {
-        this.appendPlain(block, '$$');
-        this.pos += 2;
-      }
-      return true;
-    }
-    if (next === '') this.pend(start); // may yet be `$$` or `$x…`
-    return next !== '' && !RE_WHITESPACE_CHAR.test(next) && this.parseMath(block, start, 1, '$', false);
+    if (this.appendMath(block, start, dollarMath(this.subject, start, REACH, this.noCloser))) return true;
+    if (this.subject.charCodeAt(start + 1) !== C_DOLLAR) return false;
+    this.appendPlain(block, '$$');
+    this.pos += 2;
+    return true;
   }
 
-  /**
-   * A formula from `start` whose TeX follows `open` delimiter characters and ends at the next `closer`
-   * within reach; false (nothing consumed) when there is none here. A closer missing from the rest of the
-   * subject is remembered, so each is searched for once per parse.
-   */
-  private parseMath(block: Inline, start: number, open: number, closer: string, display: boolean): boolean {
-    const s = this.subject;
-    const dollar = closer === '$';
-    let close = this.noCloser.has(closer) ? -1 : s.indexOf(closer, start + open);
-    while (dollar && close > 0 && s.charCodeAt(close - 1) === C_BACKSLASH) close = s.indexOf('$', close + 1);
-    if (close === -1 || close - start > REACH) {
-      if (close === -1) this.noCloser.add(closer);
-      this.pend(start);
-      return false;
-    }
-    const tex = s.slice(start + open, close);
-    // A `$` formula holds no backtick: a code span after the opener keeps its `$`.
-    if (!/\S/.test(tex) || (dollar && (RE_WHITESPACE_CHAR.test(s.charAt(close - 1)) || /[0-9]/.test(s.charAt(close + 1)) || tex.includes('`')))) return false;
-    if (dollar && close === s.length - 1) this.pend(start); // a digit may still follow
+  /** Appends the formula found at `start`, if any; marks it pending when more text could change it. */
+  private appendMath(block: Inline, start: number, math: MathMatch): boolean {
+    if (math.undecided) this.pend(start);
+    if (math.end === -1) return false;
     // A formula's `destination` is its source with the delimiters; `title` is set for display math.
-    const node = new Inline('math', start, tex);
-    if (display) node.title = 'display';
-    this.pos = close + closer.length;
-    node.destination = s.slice(start, this.pos);
+    const node = new Inline('math', start, math.tex);
+    if (math.display) node.title = 'display';
+    this.pos = math.end;
+    node.destination = this.subject.slice(start, math.end);
     block.append(node);
     return true;
   }
@@ -447,25 +434,14 @@ class InlineParser {
 
   private parseAutolink(block: Inline): boolean {
     const start = this.pos;
-    let m = this.match(RE_EMAIL_AUTOLINK, REACH);
-    if (m !== null) {
-      const dest = m.slice(1, -1);
-      const node = new Inline('link', start);
-      node.destination = normalizeUri(`mailto:${dest}`);
-      node.append(text(dest, start + 1));
-      block.append(node);
-      return true;
-    }
-    m = this.match(RE_AUTOLINK, REACH);
-    if (m !== null) {
-      const dest = m.slice(1, -1);
-      const node = new Inline('link', start);
-      node.destination = normalizeUri(dest);
-      node.append(text(dest, start + 1));
-      block.append(node);
-      return true;
-    }
-    return false;
+    const autolink = angleAutolink(this.subject, start, start + REACH);
+    if (autolink === null) return false;
+    const node = new Inline('link', start);
+    node.destination = normalizeUri(autolink.email ? `mailto:${autolink.text}` : autolink.text);
+    node.append(text(autolink.text, start + 1));
+    block.append(node);
+    this.pos = autolink.end;
+    return true;
   }
 
   private parseHtmlTag(block: Inline): boolean {

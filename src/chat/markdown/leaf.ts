@@ -11,8 +11,9 @@
  * {@link LINE_CHUNK_CHARS}), so the browser lays out only the last one.
  */
 import { appendNode, createElement, renderInlines, type DomContext } from './inline-dom.js';
-import { Inline, parseInlines, type InlineContext } from './inlines.js';
+import { Inline, parseInlines, type InlineContext, type InlineResult } from './inlines.js';
 import { unresolvedLookups } from './entities.js';
+import { MAX_EMAIL } from './autolink.js';
 
 /** Characters of text after which a long leaf starts a new chunk at its next soft line break. */
 export const CHUNK_CHARS = 2048;
@@ -33,6 +34,8 @@ const RE_AUTOLINK_MARK = /@|:\/\/|www\./;
 /** An email address's local part, and emphasis and strikethrough delimiters. */
 const isEmailChar = (c: number): boolean =>
   (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 46 || c === 43 || c === 95 || c === 45;
+/** An email address's characters (its local part, `@` and domain). */
+const isEmailish = (c: number): boolean => isEmailChar(c) || c === 64;
 const isDelimiter = (c: number): boolean => c === 42 || c === 95 || c === 126;
 const isSpace = (c: number): boolean => c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 11;
 
@@ -138,7 +141,9 @@ export class InlineLeaf {
     const result = parseInlines(text, this.before, this.host.inlineContext(this));
     if (unresolvedLookups !== lookups) this.host.needsEntities(this);
     cx.stats.charsParsed += text.length;
-    this.render(result.root.first, text, this.complete ? text.length : this.settlePoint(text, end, result.pending), result.closers);
+    const first = result.root.first;
+    const settle = this.complete ? text.length : cutPoint(first, text, this.settlePoint(text, end, result.pending), result.refused);
+    this.render(first, text, settle, result.closers);
   }
 
   /** Where the settled part may end: before anything pending and before the last word. */
@@ -333,6 +338,37 @@ export class InlineLeaf {
   /** Drops the kept source once no re-render can be needed. */
   release(): void {
     if (this.complete) this.source = [];
+  }
+}
+
+/**
+ * Where the settled part of a parse really ends for a settle point: at the point in plain text, else at
+ * the start of the node the point falls in; never between a bracket and a GFM autolink it refused, since
+ * the tail, parsed again without the bracket, would make the link; and, when moved back from the point,
+ * not inside a run of characters an email address is made of, since emails are found in the text of one
+ * render (so `+` settled alone would leave `_@a.b` to be linked without it).
+ */
+function cutPoint(first: Inline | null, text: string, point: number, refused: InlineResult['refused']): number {
+  for (;;) {
+    let cut = text.length;
+    for (let node = first; node; node = node.next) {
+      if ((node.next ? node.next.start : text.length) > point) {
+        cut = node.type === 'text' && node.plain && point > node.start ? point : node.start;
+        break;
+      }
+    }
+    // Last bracket first: one pass finds the earliest bracket the cut must move to.
+    let moved = cut;
+    for (let i = refused.length - 1; i >= 0; i--) {
+      const { bracket, autolink } = refused[i]!;
+      if (bracket < moved && moved <= autolink) moved = bracket;
+    }
+    if (moved < point && isEmailish(text.charCodeAt(moved)) && moved > 0 && isEmailish(text.charCodeAt(moved - 1))) {
+      const floor = moved - MAX_EMAIL;
+      while (moved > 0 && moved > floor && isEmailish(text.charCodeAt(moved - 1))) moved--;
+    }
+    if (moved === cut) return cut;
+    point = moved;
   }
 }
 

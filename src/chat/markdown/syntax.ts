@@ -20,6 +20,16 @@ export const HTML_TAG = new RegExp(
   'y',
 );
 
+/**
+ * From a `<` to the end of the text so far, anchored with the sticky flag: text that more text could still
+ * make inline raw HTML (a prefix of one). A `<` it does not match is text for good, whatever follows.
+ */
+export const UNFINISHED_HTML_TAG = new RegExp(
+  `(?:<|<${TAG_NAME}${ATTRIBUTE}*(?:\\s*/?|\\s+[a-zA-Z_:][a-zA-Z0-9:._-]*\\s*(?:=\\s*(?:'[^']*|"[^"]*)?)?)` +
+    `|</(?:${TAG_NAME}\\s*)?|<!-?|<!--[\\s\\S]*|<![A-Za-z]+[^>]*|<!\\[(?:C(?:D(?:A(?:T(?:A\\[?)?)?)?)?)?|<!\\[CDATA\\[[\\s\\S]*|<[?][\\s\\S]*)$`,
+  'y',
+);
+
 const ESCAPED_OR_REFERENCE = new RegExp(`\\\\[!-/:-@[-\`{-~]|${ENTITY_SOURCE}`, 'g');
 
 /** Decodes one character reference `&…;` (numeric, or named from the HTML5 table); `null` when it is none, `undefined` while the full table loads. */

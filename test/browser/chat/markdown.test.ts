@@ -166,6 +166,35 @@ describe('renderMarkdown', () => {
     }
   });
 
+  it('keeps an autolink refused inside a bracket refused when a later link ends that bracket, in any split', () => {
+    // The `[` is open at `www.c.d` (no autolink in link text, as cmark-gfm), then `[](u)` makes a link
+    // and the `[` can close nothing; the unclosed backtick keeps what follows it from settling.
+    const text = '[a `b www.c.d [](u)';
+    expect(whole(text).innerHTML).toBe(`<p>[a \`b www.c.d <a href="u" ${LINK}></a></p>`);
+    // and a bracket more than 4,096 characters back no longer refuses it
+    const far = `[ ${'x '.repeat(2_100)}www.c.d`;
+    expect(whole(far).querySelector('a')?.getAttribute('href')).toBe('http://www.c.d');
+    // but within 4,096 characters it does, however much text follows
+    const near = `[ ${'x '.repeat(2_030)}*y \`z www.c.d ${'w '.repeat(100)}`;
+    expect(whole(near).querySelector('a')).toBeNull();
+    // (also when strikethrough wraps the autolink and the link: the tail may not start at its `~`)
+    for (const t of [text, '[a `b http://c.d [](u) e', '[~http://a.b [](u)~', far, near]) {
+      // (every 13th split of the long ones)
+      for (let k = 1; k < t.length; k += t.length > 100 ? 13 : 1) expect(streamed([t.slice(0, k), t.slice(k)]).innerHTML, `${t} at ${k}`).toBe(whole(t).innerHTML);
+      expect(streamed([...t]).innerHTML, t).toBe(whole(t).innerHTML);
+    }
+  });
+
+  it('finds an email address whole when emphasis that later text undoes began inside it, in any split', () => {
+    // Streamed up to `?_`, the two `_` are emphasis starting inside the address; the `x` after undoes it.
+    const text = 'x+_me@mail.example ?_x';
+    expect(whole(text).innerHTML).toBe(`<p><a href="mailto:x+_me@mail.example" ${LINK}>x+_me@mail.example</a> ?_x</p>`);
+    for (const t of [text, '+_@.x ?_x']) {
+      for (let k = 1; k < t.length; k++) expect(streamed([t.slice(0, k), t.slice(k)]).innerHTML, `${t} at ${k}`).toBe(whole(t).innerHTML);
+      expect(streamed([...t]).innerHTML, t).toBe(whole(t).innerHTML);
+    }
+  });
+
   it('reads a destination in angle brackets and percent-encodes it', () => {
     expect(whole('[a](<https://example.com/a b>) [c](<javascript:void0>)').innerHTML).toBe(
       `<p><a href="https://example.com/a%20b" ${LINK}>a</a> c</p>`,
@@ -697,6 +726,8 @@ const SUPERLINEAR: Record<string, (n: number) => string> = {
   // Nested more than 32 deep, a destination's parentheses are refused (cmark's limit): decided too; and
   // of a long word with no autolink in it, only the end waits for what follows.
   'unclosed links [a](b': (n) => '[a](b'.repeat(n),
+  // A `<` that the text after it already rules out as an autolink, raw HTML or a destination is decided.
+  'unclosed links [a](<b': (n) => '[a](<b'.repeat(n),
 };
 
 describe('work grows linearly with the input', () => {
