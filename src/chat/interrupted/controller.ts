@@ -54,11 +54,11 @@ export class InterruptedTurns {
 
   /**
    * A stored conversation `id` was opened (shown as `shown`, its stored `messages`). When its last run was
-   * in flight as the page went — it left a turn (the store's `loadTurn`), or a last user message without
-   * an answer (the page went before the first piece of the answer was saved) — an agent that can resume
-   * (an AI SDK back end that kept the stream) plays the rest of the run; otherwise, or when there is nothing
-   * to resume, the saved turn (for a question without an answer: an empty one) is shown interrupted, so
-   * that Continue asks for the answer.
+   * in flight as the page went — it left a turn (the store's `loadTurn`), or its last message is the user's
+   * or a tool result, with no answer after it (the page went before the first piece of the next answer was
+   * saved) — an agent that can resume (an AI SDK back end that kept the stream) plays the rest of the run;
+   * otherwise, or when there is nothing to resume, the saved turn (with no answer saved: an empty one) is
+   * shown interrupted, so that Continue asks for the answer.
    */
   async opened(id: string, shown: TimelineState, messages: readonly ChatMessage[]): Promise<void> {
     const host = this.host;
@@ -66,7 +66,8 @@ export class InterruptedTurns {
     this.shown = undefined;
     // another tab runs it still: that tab's run is followed, not continued here
     const [saved, elsewhere] = await Promise.all([store?.loadTurn?.(id).catch(() => undefined), lockHeld(conversationLock(store, id))]);
-    const turn = saved ?? (messages.at(-1)?.role === 'user' ? { content: '', reasoning: '', calls: [], results: {}, awaiting: [] } : undefined);
+    const unanswered = messages.at(-1)?.role === 'user' || messages.at(-1)?.role === 'tool';
+    const turn = saved ?? (unanswered ? { content: '', reasoning: '', calls: [], results: {}, awaiting: [] } : undefined);
     if (elsewhere || host.timeline !== shown || !turn) return;
     await host.settled();
     const agent = host.el.agent;

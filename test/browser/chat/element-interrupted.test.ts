@@ -122,6 +122,20 @@ describe('<pagent-chat> reopens an answer a reload cut', () => {
     ]);
   });
 
+  it('a tool round whose answer had not begun when the page went shows interrupted; Continue asks for the answer with the results', async () => {
+    const call = { id: 'x1', type: 'function' as const, function: { name: 'lookup', arguments: '{}' } };
+    const store = await interrupted([{ role: 'user', content: 'Look it up' }, { role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: 'x1', content: 'found' }], []);
+    const llm = model(['It was found.']);
+    const el = await open(store, new Agent({ llm, store, sessionId: 'c' }));
+    expect(toolCards(el)).toHaveLength(1);
+    $<HTMLButtonElement>(el, '[part="continue-button"]')!.click();
+    await until(() => answers(el).at(-1) === 'It was found.' && !el.streaming, 'the answer');
+    expect(llm.requests).toHaveLength(1);
+    expectValidHistory(llm.requests[0]!);
+    expect(llm.requests[0]!.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    await expect.poll(async () => (await store.load('c'))!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+  });
+
   it('a new message instead of Continue keeps the partial answer before it, and the request is valid', async () => {
     const call = { id: 'x1', type: 'function' as const, function: { name: 'lookup', arguments: '{}' } };
     const store = await interrupted([{ role: 'user', content: 'Look it up' }], [{ type: 'text', text: 'Looking. ' }, { type: 'call', call }]);
