@@ -147,7 +147,7 @@ describe('one conversation, one runner, in two real pages', () => {
     const b = await openPage(context, h.baseUrl);
     for (const page of [a, b]) await page.evaluate(() => void window.pagent.mountChat('two-tabs', 'shared', 'story'));
     // (slower words: the checks below happen while A's run goes on)
-    h.model.storyChunkMs = 40;
+    h.model.storyChunkMs = 80;
     const storyRequests = (): number => h.model.requests.filter((r) => r.script === 'story').length;
     const before = storyRequests();
 
