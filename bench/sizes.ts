@@ -34,7 +34,9 @@ export const SIZE_ENTRIES: SizeEntry[] = [
   // request (+0.11 kB) and the LLM chose between three model APIs (+0.48 kB): 12.60 kB then. The LLM's
   // own copy of an SSE parser (eventsource-parser, 1.2 kB of it) is the next thing to take out.
   { name: 'Agent + LLM + tool + Session', code: use(['Agent', 'LLM', 'tool', 'Session']), budget: 13_000 },
-  { name: 'RemoteAgent', code: use(['RemoteAgent']), budget: 12_500 },
+  // 12.5 kB until Agent and RemoteAgent shared the linking of the caller's signal to a run's
+  // (linkedAbort, +0.03 kB: one more function in the bundle for six lines written once instead of twice).
+  { name: 'RemoteAgent', code: use(['RemoteAgent']), budget: 12_600 },
   { name: 'pagent-chat.js (the element)', code: `import 'pagent-web/pagent-chat.js';`, budget: 50_000 },
   { name: 'the whole SDK', code: `export * from 'pagent-web';`, budget: undefined },
 ];

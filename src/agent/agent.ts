@@ -4,7 +4,7 @@
  */
 import { PagentError, errorMessage } from '../errors.js';
 import { Conversation } from './sessions/conversation.js';
-import { runEndOf, textOf } from './run-results.js';
+import { linkedAbort, runEndOf, textOf } from './run-results.js';
 import { encodeStream } from '../wire/encode-stream.js';
 import { failedRunEvents, type ParamsOf, type StepSummary, type StopReason, type WireEvent } from '../wire/events.js';
 import type { ChatMessage, ToolSchema } from './messages.js';
@@ -178,20 +178,15 @@ export class Agent {
   async *events(input: UserInput, options: RunOptions = {}): AsyncGenerator<WireEvent, void, undefined> {
     if (this.running) throw new PagentError('Agent is already running', { code: 'busy', where: 'agent' });
     this.running = true;
-    const controller = new AbortController();
-    const outer = options.signal;
-    const onAbort = (): void => controller.abort(outer?.reason);
-    if (outer?.aborted) controller.abort(outer.reason);
-    else outer?.addEventListener('abort', onAbort, { once: true });
+    const abort = linkedAbort(options.signal);
     const run = newRunState(this.conversation);
     try {
-      for await (const event of this.loop(input, options, controller.signal, run)) {
+      for await (const event of this.loop(input, options, abort.signal, run)) {
         this.conversation.observe(event);
         yield event;
       }
     } finally {
-      outer?.removeEventListener('abort', onAbort);
-      controller.abort();
+      abort.release();
       if (!run.ended) {
         completeHalfTurn(run);
         this.queueSave();

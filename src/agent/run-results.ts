@@ -31,3 +31,21 @@ export async function* textOf(events: AsyncIterable<WireEvent>, saved: () => Pro
   await saved();
   if (failure) throw PagentError.fromRunError(failure);
 }
+
+/**
+ * The signal of one run: aborted when the caller's `signal` aborts (with its reason) or when the run ends
+ * (`release`, which also stops listening to the caller's signal, so a long-lived signal keeps no run alive).
+ */
+export function linkedAbort(outer: AbortSignal | undefined): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(outer?.reason);
+  if (outer?.aborted) controller.abort(outer.reason);
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    release() {
+      outer?.removeEventListener('abort', onAbort);
+      controller.abort();
+    },
+  };
+}

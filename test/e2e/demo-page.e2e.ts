@@ -45,6 +45,8 @@ async function openDemo(query = '', viewport = { width: 1280, height: 800 }, col
 }
 
 async function send(page: Page, text: string): Promise<void> {
+  // an answer's last words show before its run ends; Enter during a run does not send
+  await expect.poll(() => page.evaluate(() => document.querySelector('pagent-chat')!.streaming)).toBe(false);
   await page.locator('pagent-chat textarea').fill(text);
   await page.keyboard.press('Enter');
 }

@@ -38,6 +38,8 @@ describe('the demo with its AI SDK and AG-UI back ends', () => {
     await page.waitForSelector('body[data-ready]');
     const chat = page.locator('pagent-chat');
     const send = async (text: string): Promise<void> => {
+      // the answer's last words show before its run ends; Enter during a run does not send
+      await expect.poll(() => chat.evaluate((el) => (el as HTMLElement & { streaming: boolean }).streaming)).toBe(false);
       await chat.locator('textarea').fill(text);
       await page.keyboard.press('Enter');
     };

@@ -12,7 +12,7 @@ import { encodeStream } from '../../wire/encode-stream.js';
 import { failedRunEvents, type ParamsOf, type UnknownEvent, type WireEvent } from '../../wire/events.js';
 import { hasDataImage, inputText, sendableMessages, type UserContentPart, type UserInput } from '../content-parts.js';
 import type { ChatMessage } from '../messages.js';
-import { runEndOf, textOf } from '../run-results.js';
+import { linkedAbort, runEndOf, textOf } from '../run-results.js';
 import { Conversation } from '../sessions/conversation.js';
 import type { Session } from '../sessions/session.js';
 import type { Tool } from '../tools/tools.js';
@@ -199,20 +199,15 @@ export class RemoteAgent {
   async *events(input: UserInput, options: RemoteRunOptions = {}): AsyncGenerator<WireEvent, void, undefined> {
     if (this.running) throw new PagentError('RemoteAgent is already running', { code: 'busy', where: 'agent' });
     this.running = true;
-    const controller = new AbortController();
-    const outer = options.signal;
-    const onAbort = (): void => controller.abort(outer?.reason);
-    if (outer?.aborted) controller.abort(outer.reason);
-    else outer?.addEventListener('abort', onAbort, { once: true });
+    const abort = linkedAbort(options.signal);
     const run = newRunState(this.conversation, this.failedCalls);
     try {
-      for await (const event of this.loop(input, options, controller.signal, run)) {
+      for await (const event of this.loop(input, options, abort.signal, run)) {
         this.conversation.observe(event);
         yield event;
       }
     } finally {
-      outer?.removeEventListener('abort', onAbort);
-      controller.abort();
+      abort.release();
       if (!run.ended) {
         commitTurn(run, CANCELLED_TOOL_TEXT);
         this.conversation.save();

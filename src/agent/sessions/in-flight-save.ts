@@ -51,6 +51,10 @@ export class InFlightSave {
   private running = false;
   /** The run has written nothing yet: its first piece (the model answers) is written at once. */
   private first = false;
+  /** Counts the turns that ended: a write that finishes after its turn ended must not change the next turn's state. */
+  private turnsOver = 0;
+  /** A write of pieces is under way (its turn ending meanwhile leaves them in the store). */
+  private writing = false;
   readonly windowMs: number;
   /** Work counters, for tests and benchmarks: writes queued, pieces and characters written. */
   readonly counts = { writes: 0, pieces: 0, chars: 0 };
@@ -125,7 +129,8 @@ export class InFlightSave {
   }
 
   private turnOver(): void {
-    if (this.at > 0 || this.written.length > 0) this.stale = true;
+    if (this.at > 0 || this.written.length > 0 || this.writing) this.stale = true;
+    this.turnsOver += 1;
     this.buffer = [];
     this.written = [];
     this.calls = new Set();
@@ -178,18 +183,26 @@ export class InFlightSave {
     if (this.failed || (this.buffer.length === 0 && !this.stale)) return;
     const pieces = this.buffer;
     const at = this.at;
+    const turn = this.turnsOver;
     this.buffer = [];
+    this.writing = true;
     this.counts.writes += 1;
     this.counts.pieces += pieces.length;
     for (const piece of pieces) this.counts.chars += 'text' in piece ? piece.text.length : 'content' in piece ? piece.content.length : 0;
     try {
       await this.store.savePieces(sessionId, pieces, at);
+      // the turn ended while this write was under way: its pieces are stale (the next write clears them),
+      // and what comes next starts at piece 0
+      if (turn !== this.turnsOver) return;
       if (at === 0) this.stale = false;
       this.written.push(...pieces);
       this.at = at + pieces.length;
     } catch (err) {
-      this.failed = true;
+      // (a failed write of a turn that is over does not stop the next turn's writes)
+      if (turn === this.turnsOver) this.failed = true;
       this.host.report(err, sessionId);
+    } finally {
+      this.writing = false;
     }
   }
 }

@@ -54,17 +54,21 @@ export class InterruptedTurns {
 
   /**
    * A stored conversation `id` was opened (shown as `shown`, its stored `messages`). When its last run was
-   * in flight as the page went — it left a turn (the store's `loadTurn`), or a last user message without
-   * an answer — an agent that can resume (an AI SDK back end that kept the stream) plays the rest of the run;
-   * otherwise, or when there is nothing to resume, the saved turn is shown interrupted.
+   * in flight as the page went — it left a turn (the store's `loadTurn`), or its last message is the user's
+   * or a tool result, with no answer after it (the page went before the first piece of the next answer was
+   * saved) — an agent that can resume (an AI SDK back end that kept the stream) plays the rest of the run;
+   * otherwise, or when there is nothing to resume, the saved turn (with no answer saved: an empty one) is
+   * shown interrupted, so that Continue asks for the answer.
    */
   async opened(id: string, shown: TimelineState, messages: readonly ChatMessage[]): Promise<void> {
     const host = this.host;
     const { store } = host.el;
     this.shown = undefined;
     // another tab runs it still: that tab's run is followed, not continued here
-    const [turn, elsewhere] = await Promise.all([store?.loadTurn?.(id).catch(() => undefined), lockHeld(conversationLock(store, id))]);
-    if (elsewhere || host.timeline !== shown || !(turn || (host.el.agent?.resume && messages.at(-1)?.role === 'user'))) return;
+    const [saved, elsewhere] = await Promise.all([store?.loadTurn?.(id).catch(() => undefined), lockHeld(conversationLock(store, id))]);
+    const unanswered = messages.at(-1)?.role === 'user' || messages.at(-1)?.role === 'tool';
+    const turn = saved ?? (unanswered ? { content: '', reasoning: '', calls: [], results: {}, awaiting: [] } : undefined);
+    if (elsewhere || host.timeline !== shown || !turn) return;
     await host.settled();
     const agent = host.el.agent;
     let resumed = false;
@@ -78,7 +82,7 @@ export class InterruptedTurns {
         },
       }));
     }
-    if (resumed || !turn || host.timeline !== shown) return;
+    if (resumed || host.timeline !== shown) return;
     host.timeline = this.show(messages, turn);
     host.placeMessages();
   }

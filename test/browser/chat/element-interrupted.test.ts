@@ -105,6 +105,37 @@ describe('<pagent-chat> reopens an answer a reload cut', () => {
     await expect.poll(async () => (await store.load('c'))!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   });
 
+  it('a question the page went away from before any of its answer was saved shows interrupted too; Continue asks for the answer', async () => {
+    // the user's message is stored once the run has gone on one window; the first piece of the answer had not been written
+    const store = await interrupted([{ role: 'user', content: 'Tell me a story' }], []);
+    const llm = model(['Once upon a time.']);
+    const el = await open(store, new Agent({ llm, store, sessionId: 'c' }));
+    expect(answers(el).filter((a) => a !== '')).toEqual([]);
+    $<HTMLButtonElement>(el, '[part="continue-button"]')!.click();
+    await until(() => answers(el).at(-1) === 'Once upon a time.' && !el.streaming, 'the answer');
+    expect($(el, '[part="interrupted"]')).toBeNull();
+    // the request is the stored question, asked once
+    expect(llm.requests).toEqual([[{ role: 'user', content: 'Tell me a story' }]]);
+    await expect.poll(async () => (await store.load('c'))!.messages).toEqual([
+      { role: 'user', content: 'Tell me a story' },
+      { role: 'assistant', content: 'Once upon a time.' },
+    ]);
+  });
+
+  it('a tool round whose answer had not begun when the page went shows interrupted; Continue asks for the answer with the results', async () => {
+    const call = { id: 'x1', type: 'function' as const, function: { name: 'lookup', arguments: '{}' } };
+    const store = await interrupted([{ role: 'user', content: 'Look it up' }, { role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: 'x1', content: 'found' }], []);
+    const llm = model(['It was found.']);
+    const el = await open(store, new Agent({ llm, store, sessionId: 'c' }));
+    expect(toolCards(el)).toHaveLength(1);
+    $<HTMLButtonElement>(el, '[part="continue-button"]')!.click();
+    await until(() => answers(el).at(-1) === 'It was found.' && !el.streaming, 'the answer');
+    expect(llm.requests).toHaveLength(1);
+    expectValidHistory(llm.requests[0]!);
+    expect(llm.requests[0]!.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+    await expect.poll(async () => (await store.load('c'))!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+  });
+
   it('a new message instead of Continue keeps the partial answer before it, and the request is valid', async () => {
     const call = { id: 'x1', type: 'function' as const, function: { name: 'lookup', arguments: '{}' } };
     const store = await interrupted([{ role: 'user', content: 'Look it up' }], [{ type: 'text', text: 'Looking. ' }, { type: 'call', call }]);

@@ -50,7 +50,7 @@ export const STORY: string[] = Array.from({ length: 60 }, (_, i) => (i % 7 === 3
  * - `story`: {@link STORY}, a word every `storyChunkMs` (each word's send time in `storySent`); a request
  *   whose last message is an assistant message continues the story from the end of that message's text;
  * - `story-tools`: a request with no tool result yet gets a call to `lookup` (id `call_story`) whose
- *   arguments stream in pieces `storyChunkMs` apart; then the story, as `story`.
+ *   arguments stream in pieces `storyChunkMs` apart (when it was sent whole: `storyCallSent`); then the story, as `story`.
  */
 export class ScriptedModel {
   readonly requests: ModelRequest[] = [];
@@ -60,6 +60,8 @@ export class ScriptedModel {
   storyChunkMs = 15;
   /** When each story word was written (`Date.now()`), by the word. */
   readonly storySent = new Map<string, number>();
+  /** When the `story-tools` call was last sent whole (its arguments and `finish_reason`), `Date.now()`. */
+  storyCallSent: number | undefined;
   private slowWaiters: Array<() => void> = [];
 
   /** Resolves once a slow answer is streaming (three words sent). */
@@ -134,7 +136,9 @@ export class ScriptedModel {
         await sleep(this.storyChunkMs);
         res.write(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(i, i + 4) } }] }));
       }
-      if (!closed) res.end(chunk({}, 'tool_calls') + 'data: [DONE]\n\n');
+      if (closed) return;
+      res.end(chunk({}, 'tool_calls') + 'data: [DONE]\n\n');
+      this.storyCallSent = Date.now();
       return;
     }
     const last = messages.at(-1);

@@ -227,4 +227,50 @@ describe('the turn in flight is saved as it streams', () => {
     await failing.whenSaved();
     await expect.poll(() => held('failed'), { interval: 5 }).toEqual([]);
   });
+
+  it('leaves no piece behind when the run ends while a write of its pieces is still under way', async () => {
+    const { store, held, messages } = pieceStore(0);
+    // the write of the answer's second piece hangs until the run is over (a slow database under load)
+    let release!: () => void;
+    const hung = new Promise<void>((r) => (release = r));
+    let writing!: () => void;
+    const secondWrite = new Promise<void>((r) => (writing = r));
+    let wrote!: () => void;
+    const firstWritten = new Promise<void>((r) => (wrote = r));
+    const savePieces = store.savePieces!.bind(store);
+    store.savePieces = async (id, pieces, at) => {
+      if (at === 0 && pieces.length > 0) {
+        await savePieces(id, pieces, at);
+        return wrote();
+      }
+      if (at > 0 && pieces.length > 0) {
+        writing();
+        await hung;
+      }
+      return savePieces(id, pieces, at);
+    };
+    const llm: AgentModel = {
+      async *stream() {
+        await tick();
+        yield { type: 'text', text: 'first ' };
+        await firstWritten;
+        yield { type: 'text', text: 'second' };
+        await secondWrite;
+        yield { type: 'step', step: { content: 'first second', reasoning_content: '', tool_calls: [], finish_reason: 'stop', usage: null } };
+      },
+    };
+    const agent = new Agent({ llm, store, sessionId: 's' });
+    for await (const event of agent.events('q')) void event;
+    release();
+    await agent.whenSaved();
+    await expect.poll(async () => (await agent.whenSaved(), held('s')), { interval: 5 }).toEqual([]);
+    expect(messages.get('s')).toEqual([
+      { role: 'user', content: 'q' },
+      { role: 'assistant', content: 'first second' },
+    ]);
+    // and stays so: nothing written later brings the finished turn's pieces back
+    for (let i = 0; i < 20; i++) await tick();
+    await agent.whenSaved();
+    expect(held('s')).toEqual([]);
+  });
 });
