@@ -201,13 +201,6 @@ export function sniffFormat(text: string): WireFormat | undefined {
   return 'ndjson';
 }
 
-/**
- * Whether an SSE line is a `data:` field, compared a character at a time: `startsWith` on the sliced
- * strings lines are costs about 100 ns in V8 (Node 20), some 10 % of decoding an SSE stream of deltas.
- */
-const isDataField = (line: string): boolean =>
-  line.charCodeAt(4) === 0x3a && line.charCodeAt(0) === 0x64 && line.charCodeAt(1) === 0x61 && line.charCodeAt(2) === 0x74 && line.charCodeAt(3) === 0x61;
-
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === LF || c === CR;
 
 /**
@@ -272,7 +265,7 @@ export function createFraming(options: FramingOptions): Framing {
     messageUnits += line.length;
     if (messageUnits > maxLineBytes) return dropMessage(line);
     let value: string;
-    if (isDataField(line)) value = line.slice(line.charCodeAt(5) === 0x20 ? 6 : 5);
+    if (line.startsWith('data:')) value = line.slice(line.charCodeAt(5) === 0x20 ? 6 : 5);
     else if (line === 'data') value = '';
     else {
       const colon = line.indexOf(':');
