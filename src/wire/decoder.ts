@@ -199,13 +199,6 @@ export function createWireDecoder(
   }
 
   function handleEvent(event: Emitted): void {
-    const open = run;
-    // Most of a stream: a text delta inside a run's step in flight, with no TurnEnd held to release.
-    if (event.method === 'TextDelta' && open && !open.step && !open.turnEnd && !('unknown' in event)) {
-      open.text.add(event.params.text);
-      onEvent(event);
-      return;
-    }
     if (event.method !== 'RunEnd') releaseTurnEnd();
     if ('unknown' in event) {
       if (includeUnknown) onEvent(event);

@@ -3,7 +3,7 @@
  * docs/wire.md#pagent-and-pagentv4.
  */
 import { isShortRunEnd, parseRpcLine, rpcParamsToEvent } from '../codec.js';
-import { validateEvent, type StepSummary, type UnknownEvent, type WireEvent } from '../events.js';
+import type { StepSummary, UnknownEvent, WireEvent } from '../events.js';
 import type { DialectDecoder } from './index.js';
 
 /**
@@ -17,8 +17,6 @@ export function createPagentDialect(): DialectDecoder {
   return {
     decode(text, lineNumber, onDropped) {
       const { method, params } = parseRpcLine(text, lineNumber);
-      // Deltas, most of a stream, need neither pagentv4's mapping nor the run's last step.
-      if (method === 'TextDelta' || method === 'ReasoningDelta') return [validateEvent(method, params, text, lineNumber)!];
       const v4RunEnd = isShortRunEnd(method, params);
       const event = rpcParamsToEvent(method, params, text, lineNumber, onDropped);
       if (event === undefined) {
