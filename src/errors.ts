@@ -68,7 +68,7 @@ export class WireDecodeError extends PagentError {
   constructor(reason: WireDecodeReason, message: string, line: string, lineNumber?: number, cause?: unknown) {
     super(lineNumber === undefined ? message : `${message} (line ${lineNumber})`, { code: 'decode', where: 'wire', cause });
     this.reason = reason;
-    this.line = line.length > 200 ? line.slice(0, 200) : line;
+    this.line = line.slice(0, 200);
     this.lineNumber = lineNumber;
   }
 }

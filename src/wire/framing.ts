@@ -187,8 +187,8 @@ const SSE_FIELDS = ['data', 'event', 'id', 'retry'];
  * short to tell.
  */
 export function sniffFormat(text: string): WireFormat | undefined {
+  if (text === '') return undefined;
   const first = text.charCodeAt(0);
-  if (Number.isNaN(first)) return undefined;
   if (first === 0x7b || first === 0x5b) return 'ndjson';
   if (first === 0x3a) return 'sse';
   for (const field of SSE_FIELDS) {
@@ -375,8 +375,8 @@ export function createFraming(options: FramingOptions): Framing {
   };
 }
 
-function skipSpace(text: string, from = 0): number {
-  let i = from;
+function skipSpace(text: string): number {
+  let i = 0;
   while (i < text.length && isSpace(text.charCodeAt(i))) i++;
   return i;
 }

@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
+  createWireDecoder,
   decodeEventLine,
   encodeEventLine,
   eventToRpc,
@@ -49,6 +50,31 @@ describe('codec', () => {
     expect((err as WireDecodeError).name).toBe('WireDecodeError');
   });
 
+
+  it('gives a bad TextDelta the errors of its schema, and keeps the extra keys of a good one', () => {
+    const cases: Array<[string, string]> = [
+      ['{}', 'TextDelta: missing "text" (line 3)'],
+      ['{"text": 1}', 'TextDelta: "text" must be a string (line 3)'],
+      ['{"text": null}', 'TextDelta: "text" must be a string (line 3)'],
+      ['{"text": ["a"]}', 'TextDelta: "text" must be a string (line 3)'],
+      ['[]', 'TextDelta: params must be an object (line 3)'],
+      ['"a"', 'TextDelta: params must be an object (line 3)'],
+    ];
+    for (const [params, message] of cases) {
+      const errors: WireDecodeError[] = [];
+      const events: unknown[] = [];
+      const decoder = createWireDecoder({ onEvent: (e) => void events.push(e), onDecodeError: (e) => void errors.push(e) });
+      decoder.feed(`{"jsonrpc":"2.0","method":"RunBegin","params":{"user_input":""}}\n\n{"jsonrpc":"2.0","method":"TextDelta","params":${params}}\n`);
+      expect(errors.map((e) => [e.reason, e.message]), params).toEqual([['invalid-params', message]]);
+      expect(events, params).toEqual([{ method: 'RunBegin', params: { user_input: '' } }]);
+    }
+    const line = '{"jsonrpc":"2.0","method":"TextDelta","params":{"text":"a","extra":1,"__proto__":{"x":1}}}';
+    const { params } = decodeEventLine(line) as { params: Record<string, unknown> };
+    expect(params['text']).toBe('a');
+    expect(params['extra']).toBe(1);
+    expect(Object.hasOwn(params, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(params)).toBe(Object.prototype);
+  });
 
   it('reads method names of Object.prototype as unknown methods', () => {
     for (const method of ['toString', '__proto__', 'constructor', 'hasOwnProperty', 'valueOf']) {
