@@ -282,13 +282,13 @@ export class LLM {
           // Until the first SSE message, keep the bytes: a body that never becomes an event stream may
           // be one JSON object sent with the wrong Content-Type.
           if (decoder.messages === 0 && bytes <= MAX_SNIFF_BYTES) jsonParts.push(read.value);
-          yield* this.#deltas(decoder.feed(read.value));
+          yield* this.#deltas(decoder.feed(read.value), signal);
         }
       }
       clearTimeout(timer);
       if (json) return yield* this.#fromJson((await loadJsonBody()).bodyText(jsonParts), api);
       const end = decoder.end();
-      yield* this.#deltas(end.deltas);
+      yield* this.#deltas(end.deltas, signal);
       let sniffed = '';
       if (decoder.messages === 0 && bytes > 0 && bytes <= MAX_SNIFF_BYTES) {
         const text = (await loadJsonBody()).bodyText(jsonParts);
@@ -334,8 +334,12 @@ export class LLM {
     return { kind: 'done' };
   }
 
-  *#deltas(deltas: AssemblerDelta[]): Generator<LLMStreamEvent, void, undefined> {
-    for (const d of deltas) yield d;
+  /** Yields `deltas`; once `signal` aborts (the consumer stopped after an earlier one), throws its reason instead. */
+  *#deltas(deltas: AssemblerDelta[], signal?: AbortSignal): Generator<LLMStreamEvent, void, undefined> {
+    for (const d of deltas) {
+      signal?.throwIfAborted();
+      yield d;
+    }
   }
 
   #headers(api: ModelApi | undefined): Record<string, string> {
