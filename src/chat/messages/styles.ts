@@ -109,6 +109,22 @@ export const messageStyles = css`
     max-width: 100%;
     overflow-x: auto;
   }
+  /* A table of more than 100 rows has a body per 100 rows (markdown/table.ts): its head and each body are
+     laid out as tables of their own, with the same fixed column widths set on their first rows, so a new
+     row lays out only the last body (one table box is laid out whole on any change to it), and earlier
+     bodies off screen skip layout and paint. */
+  .message.answer .text :where(table[data-chunked]) > * {
+    display: table;
+    table-layout: fixed;
+    width: max-content;
+  }
+  .message.answer .text :where(table[data-chunked]) > tbody > tr:first-child > * {
+    border-top-width: 0;
+  }
+  .message.answer .text :where(table[data-chunked]) > tbody:not(:last-child) {
+    content-visibility: auto;
+    contain-intrinsic-size: auto 0px auto 3000px;
+  }
   .message.answer .text :where(blockquote) {
     padding-inline-start: 0.8em;
     border-inline-start: 3px solid var(--_border);
