@@ -118,6 +118,10 @@ export const messageStyles = css`
     table-layout: fixed;
     width: max-content;
   }
+  /* The widths are the text's: padding and borders come on top. */
+  .message.answer .text :where(table[data-chunked]) :where(th, td) {
+    box-sizing: content-box;
+  }
   .message.answer .text :where(table[data-chunked]) > tbody > tr:first-child > * {
     border-top-width: 0;
   }
