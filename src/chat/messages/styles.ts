@@ -111,8 +111,8 @@ export const messageStyles = css`
   }
   /* A table of more than 100 rows has a body per 100 rows (markdown/table.ts): its head and each body are
      laid out as tables of their own, with the same fixed column widths set on their first rows, so a new
-     row lays out only the last body (one table box is laid out whole on any change to it), and earlier
-     bodies off screen skip layout and paint. */
+     row lays out only the last body (one table box is laid out whole on any change to it), and bodies
+     off screen skip layout and paint. */
   .message.answer .text :where(table[data-chunked]) > * {
     display: table;
     table-layout: fixed;
@@ -125,7 +125,10 @@ export const messageStyles = css`
   .message.answer .text :where(table[data-chunked]) > tbody > tr:first-child > * {
     border-top-width: 0;
   }
-  .message.answer .text :where(table[data-chunked]) > tbody:not(:last-child) {
+  /* Every body, the last one too: a body whose content-visibility changed (as a :not(:last-child) rule
+     would change it when the next one comes) made the next paint walk every body again: a pause that grew
+     with the table. */
+  .message.answer .text :where(table[data-chunked]) > tbody {
     content-visibility: auto;
     contain-intrinsic-size: auto 0px auto 3000px;
   }

@@ -78,8 +78,7 @@ describe('<pagent-chat> layout', () => {
         expect(getComputedStyle(s).display).toBe('table');
         expect(getComputedStyle(s).tableLayout).toBe('fixed');
       }
-      expect(sections.slice(1, -1).map((s) => getComputedStyle(s).contentVisibility)).toEqual(['auto', 'auto']);
-      expect(getComputedStyle(sections.at(-1)!).contentVisibility).toBe('visible');
+      expect(sections.slice(1).map((s) => getComputedStyle(s).contentVisibility)).toEqual(['auto', 'auto', 'auto']);
       // the columns line up in the head and in the first and last rows of every body
       const edges = (tr: HTMLTableRowElement): number[] => [...tr.cells].map((c) => Math.round(c.getBoundingClientRect().left));
       const head = edges(table.tHead!.rows[0]!);
