@@ -69,6 +69,14 @@ export const messageStyles = css`
     width: max-content;
     min-width: 100%;
   }
+  /* A long paragraph's chunks (markdown/leaf.ts), every one: off screen the browser skips their layout
+     and paint (a 100 kB paragraph was painted over the whole height around the view on each update).
+     The last one too, so that no chunk's content-visibility changes when the next one comes: that makes
+     the next paint walk all of them again. */
+  .message.answer .text :where(p, li, h1, h2, h3, h4, h5, h6) > div:not([part]) {
+    content-visibility: auto;
+    contain-intrinsic-size: auto 0px auto 400px;
+  }
   .message.answer .text [part~='copy-button'] {
     font: inherit;
     line-height: 1.4;
