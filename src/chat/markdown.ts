@@ -20,7 +20,9 @@
  * - a paragraph past 2,048 characters is split into block-level `<div>` chunks at soft line breaks (a line
  *   with none for 8,192 characters: after a space), and a code block into chunks of 100 lines, so the
  *   browser lays out only the last chunk per update (a soft line break or a space at a chunk boundary
- *   shows as a line break).
+ *   shows as a line break);
+ * - a table past 100 rows has a `<tbody>` per 100 rows, with column widths set on the first row of each
+ *   section (see `markdown/table.ts`), so the browser lays out only the last one per row.
  */
 import { MarkdownDocument } from './markdown/markdown-document.js';
 import type { MarkdownStats } from './markdown/inline-dom.js';

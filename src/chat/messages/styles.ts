@@ -69,6 +69,14 @@ export const messageStyles = css`
     width: max-content;
     min-width: 100%;
   }
+  /* A long paragraph's chunks (markdown/leaf.ts), every one: off screen the browser skips their layout
+     and paint (a 100 kB paragraph was painted over the whole height around the view on each update).
+     The last one too, so that no chunk's content-visibility changes when the next one comes: that makes
+     the next paint walk all of them again. */
+  .message.answer .text :where(p, li, h1, h2, h3, h4, h5, h6) > div:not([part]) {
+    content-visibility: auto;
+    contain-intrinsic-size: auto 0px auto 400px;
+  }
   .message.answer .text [part~='copy-button'] {
     font: inherit;
     line-height: 1.4;
@@ -108,6 +116,29 @@ export const messageStyles = css`
     width: max-content;
     max-width: 100%;
     overflow-x: auto;
+  }
+  /* A table of more than 100 rows has a body per 100 rows (markdown/table.ts): its head and each body are
+     laid out as tables of their own, with the same fixed column widths set on their first rows, so a new
+     row lays out only the last body (one table box is laid out whole on any change to it), and bodies
+     off screen skip layout and paint. */
+  .message.answer .text :where(table[data-chunked]) > * {
+    display: table;
+    table-layout: fixed;
+    width: max-content;
+  }
+  /* The widths are the text's: padding and borders come on top. */
+  .message.answer .text :where(table[data-chunked]) :where(th, td) {
+    box-sizing: content-box;
+  }
+  .message.answer .text :where(table[data-chunked]) > tbody > tr:first-child > * {
+    border-top-width: 0;
+  }
+  /* Every body, the last one too: a body whose content-visibility changed (as a :not(:last-child) rule
+     would change it when the next one comes) made the next paint walk every body again: a pause that grew
+     with the table. */
+  .message.answer .text :where(table[data-chunked]) > tbody {
+    content-visibility: auto;
+    contain-intrinsic-size: auto 0px auto 3000px;
   }
   .message.answer .text :where(blockquote) {
     padding-inline-start: 0.8em;

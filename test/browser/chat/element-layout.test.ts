@@ -1,6 +1,6 @@
 /**
  * The element's boxes under the page's CSS and viewports: a page that makes it `display: block`, the
- * empty state's suggestions on a wide screen, the wire log's drawer as lines arrive.
+ * empty state's suggestions on a wide screen, the wire log's drawer as lines arrive, a long table.
  */
 import { fixture, html } from '@open-wc/testing';
 import { describe, expect, it } from 'vitest';
@@ -62,5 +62,38 @@ describe('<pagent-chat> layout', () => {
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     expect(list.scrollTop).toBe(0);
     expect($$(el, '.wire-line').length).toBeGreaterThan(40);
+  });
+
+  it('lays a table past 100 rows out as a head and bodies of their own with fixed column widths that line up, scrolling sideways at 375 px', async () => {
+    const rows = Array.from({ length: 250 }, (_, i) => `| row ${i} | ${i * 7} | ${i % 50 === 0 ? 'a longer note that wraps in its column, '.repeat(3) : 'note'} |\n`);
+    for (const width of [1280, 375]) {
+      await page.viewport(width, 800);
+      const el = await chatFixture((c) => (c.style.height = '700px'));
+      await pushAll(el, textRun('q', ['| name | value | note |\n|---|--:|---|\n', ...rows]));
+      const table = $<HTMLTableElement>(el, '[part~="answer-text"] table')!;
+      const sections = [table.tHead!, ...table.tBodies];
+      expect(sections).toHaveLength(4);
+      // each section is a table box of its own, laid out from the widths of its first row
+      for (const s of sections) {
+        expect(getComputedStyle(s).display).toBe('table');
+        expect(getComputedStyle(s).tableLayout).toBe('fixed');
+      }
+      expect(sections.slice(1).map((s) => getComputedStyle(s).contentVisibility)).toEqual(['auto', 'auto', 'auto']);
+      // the columns line up in the head and in the first and last rows of every body
+      const edges = (tr: HTMLTableRowElement): number[] => [...tr.cells].map((c) => Math.round(c.getBoundingClientRect().left));
+      const head = edges(table.tHead!.rows[0]!);
+      expect(new Set(head).size).toBe(3);
+      for (const body of table.tBodies) {
+        body.scrollIntoView();
+        expect(edges(body.rows[0]!)).toEqual(head);
+        expect(edges(body.rows[body.rows.length - 1]!)).toEqual(head);
+      }
+      const box = table.getBoundingClientRect();
+      const answer = $(el, '[part~="answer-text"]')!.getBoundingClientRect();
+      expect(box.right).toBeLessThanOrEqual(answer.right + 0.5);
+      if (width === 375) expect(table.scrollWidth).toBeGreaterThan(table.clientWidth);
+      else expect(table.scrollWidth).toBe(table.clientWidth);
+      el.remove();
+    }
   });
 });

@@ -458,6 +458,27 @@ describe('a long code block', () => {
   });
 });
 
+describe('a long paragraph written as one line', () => {
+  it('lets the browser skip every chunk off screen, the last one too, and shows the chunk in view', async () => {
+    const words = ['alpha', 'beta', '**gamma**', '`delta`', 'epsilon'];
+    let text = '';
+    for (let i = 0; text.length < 40_000; i++) text += `${words[i % words.length]} `;
+    const el = await chatFixture((c) => (c.style.width = '600px'));
+    await pushAll(el, textRun('q', [text.slice(0, 20_000), text.slice(20_000)]));
+    const p = $(el, '[part~="answer-text"] p')!;
+    const chunks = [...p.children] as HTMLElement[];
+    expect(chunks.length).toBeGreaterThanOrEqual(4);
+    expect(chunks.every((c) => c.tagName === 'DIV')).toBe(true);
+    // all of them: a chunk whose content-visibility changed when the next one came made the next paint
+    // walk every chunk again
+    expect(chunks.map((c) => getComputedStyle(c).contentVisibility)).toEqual(chunks.map(() => 'auto'));
+    const last = chunks.at(-1)!;
+    last.scrollIntoView();
+    await until(() => last.getBoundingClientRect().height > 20, 'the last chunk to be laid out');
+    expect(p.textContent).toBe(text.replaceAll('**', '').replaceAll('`', '').trimEnd());
+  });
+});
+
 describe('highlighting a large block', () => {
   it('tokenizes a stored block of many lines a slice per task, at most a task budget of lines in the task that drew it', async () => {
     const { highlightStats } = (await import('../../../src/chat/markdown/highlighter.js')) as Engine;

@@ -71,6 +71,31 @@ describe('renderMarkdown', () => {
     );
   });
 
+  it('puts the rows of a table past 100 rows in bodies of 100, with column widths from its first 100 rows on the first row of each section', () => {
+    const rows = (from: number, to: number): string => Array.from({ length: to - from }, (_, k) => `| r${from + k} | ${from + k} | **x** |\n`).join('');
+    const head = `| 名前 | b | ${'c'.repeat(60)} |\n|---|--:|---|\n`;
+    // exactly 100 rows: one body, no widths
+    const hundred = whole(head + rows(0, 100));
+    expect(hundred.querySelectorAll('tbody')).toHaveLength(1);
+    expect(hundred.querySelector('table')!.hasAttribute('data-chunked')).toBe(false);
+    expect(hundred.querySelectorAll('[style]')).toHaveLength(0);
+    // 250 rows, a late definition re-rendering the first row of the second body
+    const text = `${head}${rows(0, 100)}| [d] | 100 | y |\n${rows(101, 250)}\n[d]: https://example.com/d\n`;
+    const el = everyWay(text);
+    const table = el.querySelector('table')!;
+    expect(table.hasAttribute('data-chunked')).toBe(true);
+    expect([...table.tBodies].map((b) => b.rows.length)).toEqual([100, 100, 50]);
+    expect(table.rows).toHaveLength(251);
+    expect(table.tBodies[1]!.rows[0]!.querySelector('a')?.getAttribute('href')).toBe('https://example.com/d');
+    // "名前": two wide characters; "r99" and "99" the longest of their columns; 60 characters: the cap of
+    // 40; one character more, at 0.6 em each
+    const widths = ['3em', '1.8em', '24em'];
+    for (const section of [table.tHead!, ...table.tBodies]) {
+      expect([...section.rows[0]!.cells].map((c) => c.style.width)).toEqual(widths);
+      expect(section.querySelectorAll('tr:not(:first-child) [style]')).toHaveLength(0);
+    }
+  });
+
   it('renders a fenced code block as text under a header with its language and a copy button', () => {
     expect(whole('```js\nif (a < b) alert("<b>");\n```\n').innerHTML).toBe(
       CODE_BLOCK('if (a &lt; b) alert("&lt;b&gt;");\n', 'js'),
