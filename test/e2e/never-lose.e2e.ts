@@ -146,8 +146,9 @@ describe('one conversation, one runner, in two real pages', () => {
     const a = await openPage(context, h.baseUrl);
     const b = await openPage(context, h.baseUrl);
     for (const page of [a, b]) await page.evaluate(() => void window.pagent.mountChat('two-tabs', 'shared', 'story'));
-    // (slower words: the checks below happen while A's run goes on)
-    h.model.storyChunkMs = 80;
+    // the story waits after its tenth word until released: the checks below happen while A's run goes on
+    let release!: () => void;
+    h.model.storyHold = new Promise<void>((r) => (release = r));
     const storyRequests = (): number => h.model.requests.filter((r) => r.script === 'story').length;
     const before = storyRequests();
 
@@ -164,6 +165,7 @@ describe('one conversation, one runner, in two real pages', () => {
     await b.locator('pagent-chat textarea').press('Enter');
     await expect.poll(() => b.locator('pagent-chat [part="tabs-note"]').textContent()).toBe('This conversation is answering in another tab. Send your message once it has finished.');
     expect(await b.locator('pagent-chat textarea').inputValue()).toBe('Me too 🙋');
+    release();
 
     // both pages end with the whole answer, shown and stored once
     for (const page of [a, b]) {
@@ -183,14 +185,16 @@ describe('one conversation, one runner, in two real pages', () => {
     expect(treeA.nodes.map(([, , role]) => role)).toEqual(['user', 'assistant']);
 
     // now B may run it, and A follows
+    h.model.storyHold = new Promise<void>((r) => (release = r));
     await b.locator('pagent-chat textarea').press('Enter');
     await expect.poll(async () => (await shown(a)).streaming, { timeout: 10_000 }).toBe(true);
+    release();
+    h.model.storyHold = undefined;
     await expect.poll(() => a.locator('pagent-chat [part~="user"] [part="message-text"]').allTextContents(), { timeout: 10_000 }).toEqual(['Tell me the story 📖', 'Me too 🙋']);
     for (const page of [a, b]) await expect.poll(async () => !(await shown(page)).streaming && (await shown(page)).words.length, { timeout: 15_000 }).toBe(STORY.length);
     expect(await tree(a)).toEqual(await tree(b));
     expect((await tree(a)).nodes.map(([, , role]) => role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(pageErrors).toEqual([]);
-    h.model.storyChunkMs = 15;
     await context.close();
   }, 120_000);
 });

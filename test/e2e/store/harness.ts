@@ -58,6 +58,8 @@ export class ScriptedModel {
   readonly refused: Array<{ script: string; problem: string }> = [];
   slowChunkMs = 100;
   storyChunkMs = 15;
+  /** While set, a story waits after its tenth word until this settles (a run that is surely still going). */
+  storyHold: Promise<void> | undefined;
   /** When each story word was written (`Date.now()`), by the word. */
   readonly storySent = new Map<string, number>();
   /** When the `story-tools` call was last sent whole (its arguments and `finish_reason`), `Date.now()`. */
@@ -147,7 +149,8 @@ export class ScriptedModel {
     if (!told.startsWith(partial)) throw new Error(`the story does not start with the partial answer ${JSON.stringify(partial.slice(0, 80))}`);
     res.write(chunk({ role: 'assistant', content: '' }));
     let at = partial.length;
-    for (const word of STORY) {
+    for (const [i, word] of STORY.entries()) {
+      if (i === 10 && this.storyHold) await this.storyHold;
       if (closed) return;
       const from = told.indexOf(word);
       if (from + word.length <= at) continue;
