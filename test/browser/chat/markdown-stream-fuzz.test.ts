@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMarkdownStream, renderMarkdown } from '../../../src/chat/markdown.js';
-
-/** mulberry32: the same documents and splits on every run. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../helpers/random.js';
 
 /**
  * What documents are made of: the characters and fragments whose meaning depends on what follows them
@@ -52,7 +41,7 @@ function html(el: HTMLElement): string {
 
 describe('a streamed document renders as the whole text', () => {
   it.each(SEEDS)('random document %i, in deltas of 1, up to 3 and up to 9 characters', (seed) => {
-    const rand = random(seed);
+    const rand = seededRandom(seed);
     const text = randomDocument(rand);
     const whole = document.createElement('div');
     renderMarkdown(whole, text);
