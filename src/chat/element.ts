@@ -772,9 +772,20 @@ export class PagentChat extends LitElement {
   private meter: ContextMeter | undefined;
   private readonly loadMeter = lazyChunk(() => import('./context-meter/lazy.js').then((m) => (this.meter ??= new m.ContextMeter(this.chatHost))));
 
-  /** `source` run under the conversation's Web Lock, its events shown live in the other tabs. */
+  /**
+   * `source` run under the conversation's Web Lock, its events shown live in the other tabs. A run that
+   * starts before the keep-alive chunk came waits for it: run without it, it would hold no lock and post
+   * nothing, and another tab would take the conversation's saved pieces for an interrupted answer.
+   */
   private hold(source: RunSource): RunSource {
-    return this.keepAlive?.tabs?.hold(source) ?? source;
+    if (this.keepAlive || !(this.agent && this.store)) return this.keepAlive?.tabs?.hold(source) ?? source;
+    const load = this.loadKeepAlive;
+    return (signal) => ({
+      async *[Symbol.asyncIterator]() {
+        const keepAlive = await load(true);
+        yield* (keepAlive?.tabs?.hold(source) ?? source)(signal);
+      },
+    });
   }
 
   /** What the element's features loaded as chunks get from it (see ./chat-host.ts); made once. */
