@@ -32,8 +32,12 @@ export function utf8Length(text: string): number {
 export interface LineSplitterOptions {
   /** Longest line kept, in UTF-8 bytes (terminator excluded). */
   maxLineBytes: number;
-  /** Every complete line, blank ones included, with its 1-based number. */
-  onLine(line: string, lineNumber: number): void;
+  /**
+   * Every complete line, blank ones included, with its 1-based number: the line is
+   * `text.slice(start, end)`, handed over as a range so that a reader who needs only part of it (an SSE
+   * field's value) or none of it (a blank line) makes no string for the whole.
+   */
+  onLine(text: string, start: number, end: number, lineNumber: number): void;
   /** A line over `maxLineBytes`: called once, as soon as it is known; the line is then dropped. */
   onTooLong(lineNumber: number, head: string): void;
 }
@@ -63,8 +67,8 @@ export function createLineSplitter(options: LineSplitterOptions): LineSplitter {
   let swallowLF = false;
 
   /** Over the cap: exact UTF-8 bytes are counted only when the UTF-16 units say they could be. */
-  const tooLong = (line: string): boolean =>
-    line.length > maxLineBytes || (line.length * 3 > maxLineBytes && utf8Length(line) > maxLineBytes);
+  const tooLong = (text: string, start: number, end: number): boolean =>
+    end - start > maxLineBytes || ((end - start) * 3 > maxLineBytes && utf8Length(text.slice(start, end)) > maxLineBytes);
 
   function drop(head: string): void {
     fragments = [];
@@ -80,25 +84,17 @@ export function createLineSplitter(options: LineSplitterOptions): LineSplitter {
       skipping = false;
       return;
     }
-    let line: string;
-    if (fragments.length === 0) {
-      line = text.slice(start, end);
-      if (tooLong(line)) {
-        onTooLong(lineNumber, line.slice(0, 200));
-        return;
-      }
-    } else {
+    if (fragments.length > 0) {
       fragments.push(text.slice(start, end));
-      line = fragments.join('');
+      text = fragments.join('');
+      start = 0;
+      end = text.length;
       fragments = [];
       pendingUnits = 0;
       pendingBytes = undefined;
-      if (tooLong(line)) {
-        onTooLong(lineNumber, line.slice(0, 200));
-        return;
-      }
     }
-    onLine(line, lineNumber);
+    if (tooLong(text, start, end)) onTooLong(lineNumber, text.slice(start, Math.min(end, start + 200)));
+    else onLine(text, start, end, lineNumber);
   }
 
   function keep(fragment: string): void {
@@ -145,7 +141,7 @@ export function createLineSplitter(options: LineSplitterOptions): LineSplitter {
         fragments = [];
         pendingUnits = 0;
         pendingBytes = undefined;
-        onLine(line, ++lineNumber);
+        onLine(line, 0, line.length, ++lineNumber);
       }
     },
   };
@@ -252,24 +248,29 @@ export function createFraming(options: FramingOptions): Framing {
     if (text !== '' && text !== '[DONE]') onDocument(text, messageNumber);
   }
 
-  /** One SSE line: `data` lines gather (joined by LF); `event`, `id`, `retry` and comments are ignored. */
-  function sseLine(line: string): void {
+  /**
+   * One SSE line, `text.slice(start, end)`: `data` lines gather (joined by LF); `event`, `id`, `retry`
+   * and comments are ignored. Only a `data` value is made a string.
+   */
+  function sseLine(text: string, start: number, end: number): void {
     if (droppingMessage) {
-      if (line === '') {
+      if (start === end) {
         droppingMessage = false;
         messageNumber++;
       }
       return;
     }
-    if (line === '') return dispatch();
-    messageUnits += line.length;
-    if (messageUnits > maxLineBytes) return dropMessage(line);
+    if (start === end) return dispatch();
+    messageUnits += end - start;
+    if (messageUnits > maxLineBytes) return dropMessage(text.slice(start, end));
     let value: string;
-    if (line.startsWith('data:')) value = line.slice(line.charCodeAt(5) === 0x20 ? 6 : 5);
-    else if (line === 'data') value = '';
+    if (text.startsWith('data:', start) && end - start >= 5) {
+      value = text.slice(end > start + 5 && text.charCodeAt(start + 5) === 0x20 ? start + 6 : start + 5, end);
+    } else if (end - start === 4 && text.startsWith('data', start)) value = '';
     else {
-      const colon = line.indexOf(':');
-      if (colon !== 0 && !SSE_FIELDS.includes(colon === -1 ? line : line.slice(0, colon))) garbageLines++;
+      let colon = start;
+      while (colon < end && text.charCodeAt(colon) !== 0x3a) colon++;
+      if (colon !== start && !SSE_FIELDS.includes(text.slice(start, colon))) garbageLines++;
       return;
     }
     data = dataLines++ === 0 ? value : `${data}\n${value}`;
@@ -292,14 +293,14 @@ export function createFraming(options: FramingOptions): Framing {
 
   const splitter = createLineSplitter({
     maxLineBytes,
-    onLine(line, lineNumber) {
+    onLine(text, start, end, lineNumber) {
       if (format === 'ndjson') {
         // blank (whitespace-only) lines are skipped; the first character usually settles it
-        if (line === '' || (isSpace(line.charCodeAt(0)) && line.trim() === '')) return;
-        onDocument(line, lineNumber);
+        if (start === end || (isSpace(text.charCodeAt(start)) && text.slice(start, end).trim() === '')) return;
+        onDocument(text.slice(start, end), lineNumber);
         return;
       }
-      sseLine(line);
+      sseLine(text, start, end);
     },
     onTooLong(lineNumber, lineHead) {
       if (format === 'ndjson') {

@@ -8,7 +8,7 @@ function split(chunks: string[], maxLineBytes = 1 << 20) {
   const tooLong: Array<[number, string]> = [];
   const splitter = createLineSplitter({
     maxLineBytes,
-    onLine: (line, n) => void lines.push([n, line]),
+    onLine: (text, start, end, n) => void lines.push([n, text.slice(start, end)]),
     onTooLong: (n, head) => void tooLong.push([n, head]),
   });
   for (const c of chunks) splitter.push(c);
@@ -56,7 +56,7 @@ describe('line splitter', () => {
   it('reports an over-long line as soon as it is known, before its end arrives', () => {
     const tooLong: number[] = [];
     const lines: string[] = [];
-    const splitter = createLineSplitter({ maxLineBytes: 10, onLine: (l) => void lines.push(l), onTooLong: (n) => void tooLong.push(n) });
+    const splitter = createLineSplitter({ maxLineBytes: 10, onLine: (t, s, e) => void lines.push(t.slice(s, e)), onTooLong: (n) => void tooLong.push(n) });
     splitter.push('ok\n0123456');
     expect(tooLong).toEqual([]);
     splitter.push('789ab');
