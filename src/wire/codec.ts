@@ -18,16 +18,37 @@ export interface RpcNotification {
  * @throws {WireDecodeError} `invalid-json` or `not-an-event`.
  */
 export function parseRpcLine(line: string, lineNumber?: number): RpcNotification {
-  let message: unknown;
+  return checkEnvelope(parseJsonLine(line, lineNumber), line, lineNumber);
+}
+
+/**
+ * Parses one line as JSON, whatever it holds.
+ *
+ * @throws {WireDecodeError} `invalid-json`.
+ */
+export function parseJsonLine(line: string, lineNumber?: number): unknown {
   try {
-    message = JSON.parse(line);
+    return JSON.parse(line);
   } catch (err) {
     throw new WireDecodeError('invalid-json', `Invalid JSON: ${(err as Error).message}`, line, lineNumber, err);
   }
-  return checkEnvelope(message, line, lineNumber);
 }
 
-function checkEnvelope(message: unknown, line: string, lineNumber?: number): RpcNotification {
+/**
+ * The params of a parsed line that is a well-formed `TextDelta` notification, the commonest line of the
+ * wire, which then needs no other check; `undefined` for anything else (read in full by
+ * {@link checkEnvelope} and {@link rpcParamsToEvent}, which report what is wrong). JSON has no
+ * `undefined`, so an `id` read as `undefined` is not an own one.
+ */
+export function plainTextDelta(message: unknown): { text: string } | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { jsonrpc, method, id, params } = message as Record<string, unknown>;
+  if (method !== 'TextDelta' || jsonrpc !== '2.0' || id !== undefined || !isObject(params)) return undefined;
+  return typeof params['text'] === 'string' ? (params as { text: string }) : undefined;
+}
+
+/** Checks a parsed line is a JSON-RPC 2.0 notification with object params. */
+export function checkEnvelope(message: unknown, line: string, lineNumber?: number): RpcNotification {
   if (!isObject(message)) throw new WireDecodeError('not-an-event', 'Not a JSON object', line, lineNumber);
   if (message['jsonrpc'] !== '2.0') {
     throw new WireDecodeError('not-an-event', 'Not a JSON-RPC 2.0 message: "jsonrpc" must be "2.0"', line, lineNumber);

@@ -254,11 +254,6 @@ export function validateEvent(
   lineNumber?: number,
   onDropped?: (err: WireDecodeError) => void,
 ): WireEvent | undefined {
-  // The hottest event first, by hand: a TextDelta whose one field fits needs no walk over the table
-  // (anything else, a bad delta included, takes the walk and gets its error there).
-  if (method === 'TextDelta' && isObject(params) && typeof params['text'] === 'string') {
-    return { method, params } as WireEvent;
-  }
   const schema = schemaOf(method);
   if (!schema) return undefined;
   if (!isObject(params)) throw invalidParams(method, 'params must be an object', line, lineNumber);

@@ -2,9 +2,21 @@
  * The pagent family dialect: pagent and pagentv4 JSON-RPC lines alike, normalised into the events of
  * docs/wire.md#pagent-and-pagentv4.
  */
-import { isShortRunEnd, parseRpcLine, rpcParamsToEvent } from '../codec.js';
+import { checkEnvelope, isShortRunEnd, parseJsonLine, rpcParamsToEvent } from '../codec.js';
+import type { WireDecodeError } from '../../errors.js';
 import type { StepSummary, UnknownEvent, WireEvent } from '../events.js';
 import type { DialectDecoder } from './index.js';
+
+/** The pagent reader, which also reads a line the decoder has already parsed. */
+export interface PagentDialect extends DialectDecoder {
+  /** {@link DialectDecoder.decode} of a line whose JSON is already parsed (`message` is `JSON.parse(text)`). */
+  decodeParsed(
+    message: unknown,
+    text: string,
+    lineNumber: number,
+    onDropped?: (err: WireDecodeError) => void,
+  ): Array<WireEvent | UnknownEvent>;
+}
 
 /**
  * Creates a pagent-family decoder. Stateless per line except for one thing: pagentv4's
@@ -12,19 +24,28 @@ import type { DialectDecoder } from './index.js';
  * `TurnResult`) fills its `content`, `tool_calls`, `reasoning_content` and `usage` (empty values and
  * `usage: null` when the run had none).
  */
-export function createPagentDialect(): DialectDecoder {
+export function createPagentDialect(): PagentDialect {
   let lastStep: StepSummary | undefined;
+
+  function decodeParsed(
+    message: unknown,
+    text: string,
+    lineNumber: number,
+    onDropped?: (err: WireDecodeError) => void,
+  ): Array<WireEvent | UnknownEvent> {
+    const { method, params } = checkEnvelope(message, text, lineNumber);
+    const v4RunEnd = isShortRunEnd(method, params);
+    const event = rpcParamsToEvent(method, params, text, lineNumber, onDropped);
+    if (event === undefined) {
+      const unknown: UnknownEvent = { method, params, unknown: true };
+      return [unknown];
+    }
+    return [track(event, v4RunEnd)];
+  }
+
   return {
-    decode(text, lineNumber, onDropped) {
-      const { method, params } = parseRpcLine(text, lineNumber);
-      const v4RunEnd = isShortRunEnd(method, params);
-      const event = rpcParamsToEvent(method, params, text, lineNumber, onDropped);
-      if (event === undefined) {
-        const unknown: UnknownEvent = { method, params, unknown: true };
-        return [unknown];
-      }
-      return [track(event, v4RunEnd)];
-    },
+    decode: (text, lineNumber, onDropped) => decodeParsed(parseJsonLine(text, lineNumber), text, lineNumber, onDropped),
+    decodeParsed,
     reset() {
       lastStep = undefined;
     },

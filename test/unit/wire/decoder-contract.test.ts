@@ -322,6 +322,11 @@ describe('bad input', () => {
     ['a wrong jsonrpc', '{"jsonrpc": "1.0", "method": "TextDelta", "params": {"text": "x"}}', 'not-an-event'],
     ['an id', '{"jsonrpc": "2.0", "id": 1, "method": "TextDelta", "params": {"text": "x"}}', 'not-an-event'],
     ['non-object params', '{"jsonrpc": "2.0", "method": "TextDelta", "params": [1]}', 'invalid-params'],
+    ['a null id', '{"jsonrpc": "2.0", "id": null, "method": "TextDelta", "params": {"text": "x"}}', 'not-an-event'],
+    ['null params', '{"jsonrpc": "2.0", "method": "TextDelta", "params": null}', 'invalid-params'],
+    ['a delta without text', rpc('TextDelta', { index: 0 }), 'invalid-params'],
+    ['a delta whose text is a number', rpc('TextDelta', { text: 1 }), 'invalid-params'],
+    ['a delta whose text is null', rpc('TextDelta', { text: null }), 'invalid-params'],
     ['a missing field', rpc('ToolResult', { tool_call_id: 'c', name: 'n' }), 'invalid-params'],
     ['a wrongly typed field', rpc('TurnBegin', { turn: '0' }), 'invalid-params'],
     ['a malformed tool call', rpc('StepEnd', { ...EMPTY_STEP, tool_calls: [{ id: 1 }] }), 'invalid-params'],
@@ -428,8 +433,28 @@ describe('callbacks', () => {
 });
 
 describe('cost per line', () => {
+  it('delivers a delta\'s params as sent, fields it does not know included, in a run and after a step alike', () => {
+    const params = { text: 'a', index: 2, annotations: [{ type: 'x' }] };
+    const lines = [rpc('RunBegin', { user_input: 'q' }), rpc('TextDelta', params), rpc('StepEnd', EMPTY_STEP), rpc('TextDelta', params)];
+    const out = decodeChunks([lines.join('\n') + '\n']);
+    expect(out.errors).toEqual([]);
+    expect(out.events.filter((e) => e.method === 'TextDelta')).toEqual([
+      { method: 'TextDelta', params },
+      { method: 'TextDelta', params },
+    ]);
+  });
+
   it('parses each line exactly once, so the work per line does not grow with the stream', () => {
-    const lines = Array.from({ length: 3000 }, (_, i) => delta(`token ${i % 10} `));
+    const deltas = (from: number): string[] => Array.from({ length: 1000 }, (_, i) => delta(`token ${(from + i) % 10} `));
+    // deltas before a run (no run open), in a run, and after a step ended: every way a line is read
+    const lines = [
+      ...deltas(0),
+      rpc('RunBegin', { user_input: 'q' }),
+      ...deltas(1),
+      rpc('StepEnd', EMPTY_STEP),
+      ...deltas(2),
+      rpc('TurnEnd', { turn: 0, stopped: false }),
+    ];
     const body = utf8(lines.join('\n') + '\n');
     const parsedChars: number[] = [];
     const parse = JSON.parse;
@@ -444,6 +469,7 @@ describe('cost per line', () => {
       for (let i = 0; i < body.length; i += 13) decoder.feed(body.subarray(i, i + 13));
       decoder.end();
       expect(events.filter((e) => e.method === 'TextDelta')).toHaveLength(3000);
+      expect(events.map((e) => e.method).filter((m) => m !== 'TextDelta')).toEqual(['RunBegin', 'RunError', 'RunEnd', 'RunBegin', 'StepEnd', 'TurnEnd', 'RunError', 'RunEnd']);
     } finally {
       spy.mockRestore();
     }
