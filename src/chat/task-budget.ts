@@ -30,19 +30,35 @@ export class TaskBudget {
   }
 
   /**
-   * Counts `cost` characters of work done in this task. The count starts again in a later task (a timer:
-   * in a background tab that is up to a second later, so meanwhile work goes to the slice queue, which
-   * does not wait on timers).
+   * Counts `cost` characters of work done in this task. The count starts again in the next task: one
+   * posted ahead of the tasks already waiting where the browser has `scheduler.postTask`, else a timer
+   * (which runs after them, so until it does they find this task's count; in a background tab it is up
+   * to a second late, and meanwhile work goes to the slice queue, which does not wait on timers).
    */
   spend(cost: number): void {
     this.used += cost;
     if (this.resetting) return;
     this.resetting = true;
-    setTimeout(() => {
+    nextTask(() => {
       this.resetting = false;
       this.used = 0;
     });
   }
+}
+
+interface PostTask {
+  postTask(callback: () => void, options: { priority: 'user-blocking' }): Promise<unknown>;
+}
+
+/**
+ * Runs `callback` in a new task before the tasks already queued where it can. A timer is queued behind
+ * them: the next stream read or timer (a streamed delta's task) would be charged for this task's work,
+ * send its delta to the slice queue, and with it the rest of that answer's text.
+ */
+function nextTask(callback: () => void): void {
+  const scheduler = (globalThis as { scheduler?: PostTask }).scheduler;
+  if (typeof scheduler?.postTask === 'function') void scheduler.postTask(callback, { priority: 'user-blocking' });
+  else setTimeout(callback);
 }
 
 /** The budget every `<pagent-chat>` on the page shares, so their work takes turns too. */

@@ -242,8 +242,13 @@ describe('a large answer is drawn in slices', () => {
     await pushAll(el, textRun('q', []).slice(0, 2));
     const text = corpus(100 * 1024);
     const deltas = text.match(/[\s\S]{1,1024}/g)!;
-    const busy = new MutationObserver(() => {});
-    busy.observe(el.shadowRoot!, { subtree: true, attributes: true, attributeFilter: ['aria-busy'] });
+    // records are kept in the callback: once delivered to it, takeRecords() no longer returns them
+    const busy: Element[] = [];
+    new MutationObserver((records) => busy.push(...records.map((r) => r.target as Element))).observe(el.shadowRoot!, {
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['aria-busy'],
+    });
     for (const delta of deltas) {
       // as a network chunk does
       await new Promise((r) => setTimeout(r, 0));
@@ -252,9 +257,33 @@ describe('a large answer is drawn in slices', () => {
     }
     await pushAll(el, textRun('q', [text]).slice(-3));
     // nothing waited (a text that waits makes its answer busy), and all of it is drawn by the last render
-    expect(busy.takeRecords().filter((r) => (r.target as Element).matches('[part~="answer-text"]'))).toEqual([]);
+    expect(busy.filter((target) => target.matches('[part~="answer-text"]'))).toEqual([]);
     expect(answerHtml($(el, '[part~="answer-text"]')!)).toBe(oneShot(text));
   }, 60_000);
+
+  it('draws a delta in its render when the task before it spent the whole budget: that work is not charged to the next task', async () => {
+    const el = await chatFixture();
+    await pushAll(el, textRun('q', []).slice(0, 2));
+    // another answer's drawing fills a task (a message); the network read with the delta (a timer) was
+    // already waiting behind it
+    let spent = false;
+    await new Promise<void>((done) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        channel.port1.close();
+        spent = taskBudget.tryNow(SLICE_CHARS);
+      };
+      channel.port2.postMessage(null);
+      setTimeout(() => {
+        el.push({ method: 'TextDelta', params: { text: 'the **answer**' } });
+        void el.updateComplete.then(() => done());
+      });
+    });
+    expect(spent).toBe(true);
+    const answer = $(el, '[part~="answer-text"]')!;
+    expect(answer.hasAttribute('aria-busy')).toBe(false);
+    expect(answer.textContent).toBe('the answer');
+  });
 
   it('draws a new run at once while a stored answer is still being drawn', async () => {
     const text = corpus(400 * 1024);
