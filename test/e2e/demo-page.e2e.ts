@@ -1,58 +1,15 @@
 // The demo page as a newcomer meets it (issue 10, "The demo"; item 16's reload): the own-endpoint key,
 // URL checks, a tool that needs approval, the URL keeps source and language, the whole page themed and
 // localised, the scripted model in zh-CN and ja, a full-viewport layout on desktop and at 375 px.
-import { existsSync, mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { preview, type PreviewServer } from 'vite';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/chromium.js';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { builtDemo, send, streaming, type DemoPage } from './built-demo.js';
 
-let server: PreviewServer;
-let browser: Browser;
-let baseUrl: string;
-
-beforeAll(async () => {
-  if (!existsSync('dist-demo/index.html')) throw new Error('dist-demo/ missing: run `npm run build` first');
-  server = await preview({ mode: 'demo', preview: { port: 0, strictPort: false, host: '127.0.0.1' } });
-  baseUrl = server.resolvedUrls!.local[0]!;
-  browser = await launchChromium();
-  mkdirSync('test-results', { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-interface Opened {
-  context: BrowserContext;
-  page: Page;
-  errors: string[];
-}
-
-async function openDemo(query = '', viewport = { width: 1280, height: 800 }, colorScheme: 'light' | 'dark' = 'light'): Promise<Opened> {
-  const context = await browser.newContext({ viewport, colorScheme });
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  await page.goto(`${baseUrl}${query}`);
-  await page.waitForSelector('body[data-ready]');
-  return { context, page, errors };
-}
-
-async function send(page: Page, text: string): Promise<void> {
-  // an answer's last words show before its run ends; Enter during a run does not send
-  await expect.poll(() => page.evaluate(() => document.querySelector('pagent-chat')!.streaming)).toBe(false);
-  await page.locator('pagent-chat textarea').fill(text);
-  await page.keyboard.press('Enter');
-}
+const demo = builtDemo();
+const openDemo = (query = '', viewport = { width: 1280, height: 800 }, colorScheme: 'light' | 'dark' = 'light'): Promise<DemoPage> =>
+  demo.open(query, { viewport, colorScheme });
 
 const lastAnswer = (page: Page) => page.locator('pagent-chat [part~="answer-text"]').last();
-const streaming = (page: Page) => page.evaluate(() => document.querySelector('pagent-chat')!.streaming);
 
 describe('your own endpoint', () => {
   it('keeps the key for the page: changing only the model still sends it', async () => {
@@ -61,7 +18,7 @@ describe('your own endpoint', () => {
     page.on('request', (r) => {
       if (r.url().endsWith('/demo/v1/chat/completions')) auth.push(r.headers()['authorization']);
     });
-    await page.locator('[name=baseURL]').fill(new URL('demo/v1', baseUrl).href);
+    await page.locator('[name=baseURL]').fill(new URL('demo/v1', demo.url).href);
     await page.locator('[name=model]').fill('model-a');
     await page.locator('[name=apiKey]').fill('sk-demo-Q9x2LmA7vB3n');
     await page.locator('#endpoint button[type=submit]').click();

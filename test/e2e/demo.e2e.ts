@@ -1,52 +1,12 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { preview, type PreviewServer } from 'vite';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/chromium.js';
+import { describe, expect, it } from 'vitest';
+import { builtDemo, send } from './built-demo.js';
 
-// The built demo (dist-demo/, made by `npm test`'s pretest build) under `vite preview`, whose plugin
-// serves the local scripted model and wire server: the path a newcomer takes with `npm run demo`.
-let server: PreviewServer;
-let browser: Browser;
-let baseUrl: string;
-
-beforeAll(async () => {
-  if (!existsSync('dist-demo/index.html')) throw new Error('dist-demo/ missing: run `npm run build` first');
-  server = await preview({ mode: 'demo', preview: { port: 0, strictPort: false, host: '127.0.0.1' } });
-  baseUrl = server.resolvedUrls!.local[0]!;
-  browser = await launchChromium();
-  mkdirSync('test-results', { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function openDemo(query = ''): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
-  page.setDefaultTimeout(10_000);
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  await page.goto(`${baseUrl}${query}`);
-  await page.waitForFunction(() => customElements.get('pagent-chat') !== undefined, null, { timeout: 5_000 });
-  await page.waitForSelector('body[data-ready]');
-  return { page, errors };
-}
-
-async function send(page: Page, text: string): Promise<void> {
-  // an answer's last words show before its run ends; Enter during a run does not send
-  await expect.poll(() => page.evaluate(() => document.querySelector('pagent-chat')!.streaming)).toBe(false);
-  await page.locator('pagent-chat textarea').fill(text);
-  await page.keyboard.press('Enter');
-}
+// The built demo under `vite preview`: the path a newcomer takes with `npm run demo`.
+const demo = builtDemo();
 
 describe('the demo on its built-in default', () => {
   it('streams a tool call and a markdown answer from the local wire server', async () => {
-    const { page, errors } = await openDemo();
+    const { page, errors } = await demo.open();
     await send(page, "What's the weather in Tokyo?");
     const card = page.locator('pagent-chat [part~="tool-call"]');
     await expect.poll(() => card.getAttribute('data-status')).toBe('ok');
@@ -58,22 +18,22 @@ describe('the demo on its built-in default', () => {
     expect(await answer.locator('strong').textContent()).toBe('21° celsius in Tokyo');
     await page.screenshot({ path: 'test-results/demo-wire.png', fullPage: true });
     expect(errors).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 
   it('shows a provider failure from the scripted model as a readable error', async () => {
-    const { page, errors } = await openDemo();
+    const { page, errors } = await demo.open();
     await send(page, 'Please fail.');
     const error = page.locator('pagent-chat [part~="error"]');
     await expect.poll(() => error.textContent()).toContain('The scripted model failed on purpose (demo).');
     expect(await page.locator('pagent-chat [part~="answer-text"]').last().textContent()).toContain('Starting an answer');
     await page.screenshot({ path: 'test-results/demo-error.png', fullPage: true });
     expect(errors).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 
   it('runs the in-browser agent against the local model and keeps the conversation in IndexedDB', async () => {
-    const { page, errors } = await openDemo('?source=local&lang=ja');
+    const { page, errors } = await demo.open('?source=local&lang=ja');
     await send(page, 'Please think before you answer.');
     const answer = page.locator('pagent-chat [part~="answer-text"]').last();
     await expect.poll(() => answer.textContent()).toContain('is still the answer.');
@@ -103,11 +63,11 @@ describe('the demo on its built-in default', () => {
     expect(messages[1]!.reasoning_content).toContain('The user wants to see reasoning.');
     await page.screenshot({ path: 'test-results/demo-local-ja.png', fullPage: true });
     expect(errors).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 
   it('continues a reopened conversation with the local agent, and New conversation starts another', async () => {
-    const { page, errors } = await openDemo('?source=local');
+    const { page, errors } = await demo.open('?source=local');
     const rows = page.locator('pagent-chat [part="session"]');
     const current = page.locator('pagent-chat [part="session"][aria-current="true"] [part="session-title"]');
     const lastAnswer = page.locator('pagent-chat [part~="answer-text"]').last();
@@ -151,13 +111,13 @@ describe('the demo on its built-in default', () => {
     await expect.poll(async () => Object.values(await countMessages()).sort()).toEqual([2, 8]);
     await page.screenshot({ path: 'test-results/demo-local-continue.png', fullPage: true });
     expect(errors).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 });
 
 describe('the demo: built-in tools and the workspace', () => {
   it('asks the built-in clock on the default (no MCP server, no key)', async () => {
-    const { page, errors } = await openDemo();
+    const { page, errors } = await demo.open();
     await send(page, 'What time is it?');
     const card = page.locator('pagent-chat [part~="tool-call"]');
     await expect.poll(() => card.getAttribute('data-status')).toBe('ok');
@@ -166,11 +126,11 @@ describe('the demo: built-in tools and the workspace', () => {
     const answer = page.locator('pagent-chat [part~="answer-text"]').last();
     await expect.poll(() => answer.textContent()).toMatch(/The clock tool says it is .*\(UTC\)\./);
     expect(errors).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 
   it('the in-browser agent writes a note to its workspace and the files panel shows it', async () => {
-    const { page, errors } = await openDemo('?source=local');
+    const { page, errors } = await demo.open('?source=local');
     await send(page, 'Please save a note about today.');
     const card = page.locator('pagent-chat [part~="tool-call"]').last();
     await expect.poll(() => card.getAttribute('data-status')).toBe('ok');
@@ -178,6 +138,6 @@ describe('the demo: built-in tools and the workspace', () => {
     await expect.poll(() => page.locator('pagent-chat [part="file"] .file-path').allTextContents()).toContain('notes/demo.md');
     await page.screenshot({ path: 'test-results/demo-workspace.png', fullPage: true });
     expect(errors).toEqual([]);
-    await page.close();
+    await page.context().close();
   });
 });
