@@ -426,6 +426,48 @@ describe('a streamed answer after text that waited for the slice queue', () => {
     expect(s.target.hasAttribute('aria-busy')).toBe(false);
     expect(answerHtml(s.target)).toBe(oneShot(text));
   });
+
+  it('where the browser has no scheduler.postTask, draws the deltas after one charged for the task before it in their render, and the end in the render after the run ends', async () => {
+    // the budget starts again on a timer, queued behind the network read already waiting
+    vi.stubGlobal('scheduler', undefined);
+    try {
+      const el = await chatFixture();
+      await pushAll(el, textRun('q', []).slice(0, 2));
+      const text = corpus(8 * 1024);
+      const deltas = text.match(/[\s\S]{1,500}/g)!;
+      await new Promise<void>((done) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          channel.port1.close();
+          taskBudget.tryNow(SLICE_CHARS);
+        };
+        channel.port2.postMessage(null);
+        setTimeout(() => {
+          el.push({ method: 'TextDelta', params: { text: deltas[0]! } });
+          void el.updateComplete.then(() => done());
+        });
+      });
+      const answer = $(el, '[part~="answer-text"]')!;
+      expect(answer.getAttribute('aria-busy')).toBe('true');
+      await until(() => !answer.hasAttribute('aria-busy'), 'the delta that waited drawn');
+      const busy: Element[] = [];
+      new MutationObserver((records) => busy.push(...records.map((r) => r.target as Element))).observe(answer, {
+        attributes: true,
+        attributeFilter: ['aria-busy'],
+      });
+      for (const delta of deltas.slice(1)) {
+        await new Promise((r) => setTimeout(r, 0));
+        el.push({ method: 'TextDelta', params: { text: delta } });
+        await el.updateComplete;
+      }
+      await pushAll(el, textRun('q', [text]).slice(-3));
+      expect(answer.hasAttribute('aria-busy')).toBe(false);
+      expect(answerHtml(answer)).toBe(oneShot(text));
+      expect(busy).toEqual([]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });
 
 describe('what is drawn of a text past the draw limit', () => {
