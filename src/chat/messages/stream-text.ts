@@ -2,9 +2,11 @@
  * A Lit directive that renders a growing {@link TextBlock} into its element incrementally: each update
  * hands only the chunks added since the last one to an {@link AnswerRenderer}. Text that fits in the
  * current task's budget (a streamed delta) is drawn at once. Text that does not (a stored answer of
- * megabytes), or that goes past `limit`, goes to a {@link TextFeed} (a chunk loaded on first use), which
- * draws it a slice per task up to the limit; from then on all of the block's text goes through the feed,
- * so it stays in order.
+ * megabytes, a burst), or that goes past `limit`, goes to a {@link TextFeed} (a chunk loaded on first
+ * use), which draws it a slice per task up to the limit. Later text goes behind it, so it stays in order,
+ * until the feed has drawn all it held: then text that fits is drawn at once again, and the end of a
+ * stream is drawn in the render it arrives in, not a slice later. Characters drawn at once and by the
+ * feed count together against `limit`.
  */
 import { nothing } from 'lit';
 import { AsyncDirective } from 'lit/async-directive.js';
@@ -38,9 +40,11 @@ class StreamTextDirective extends AsyncDirective {
   private args!: Args;
   private renderer!: AnswerRenderer;
   private controller: AbortController | undefined;
-  /** Text waiting while the feed's chunk loads; then the feed, which takes all later text. */
+  /** Text waiting while the feed's chunk loads; then the feed, which takes later text until it is drained. */
   private waiting: string[] | undefined;
   private feed: TextFeed | undefined;
+  /** Characters drawn at once (not by the feed): the feed draws no more than what is left of `limit`. */
+  private drawnNow = 0;
   private ended = false;
 
   constructor(info: PartInfo) {
@@ -67,7 +71,7 @@ class StreamTextDirective extends AsyncDirective {
       this.controller = new AbortController();
       this.element.removeAttribute('aria-busy');
       this.chunks = block.chunks;
-      this.consumed = 0;
+      this.consumed = this.drawnNow = 0;
       this.waiting = this.feed = undefined;
       this.ended = false;
       this.renderer = factory(this.element, this.controller.signal);
@@ -79,7 +83,8 @@ class StreamTextDirective extends AsyncDirective {
     if (this.consumed < chunks.length) {
       const text = this.consumed === chunks.length - 1 ? chunks[this.consumed]! : chunks.slice(this.consumed).join('');
       this.consumed = chunks.length;
-      if (!this.waiting && !this.feed && block.length <= limit && (scheduler?.budget ?? taskBudget).tryNow(text.length)) {
+      if (!this.queued && block.length <= limit && (scheduler?.budget ?? taskBudget).tryNow(text.length)) {
+        this.drawnNow += text.length;
         this.renderer.append(text);
       } else if (this.waiting) {
         this.waiting.push(text);
@@ -91,12 +96,17 @@ class StreamTextDirective extends AsyncDirective {
         void this.startFeed(scheduler);
       }
     }
-    this.feed?.setLimit(limit);
+    this.feed?.setLimit(limit - this.drawnNow);
     if (!streaming && !this.ended) {
       this.ended = true;
-      if (this.feed) this.feed.end();
+      if (this.feed && !this.feed.drained) this.feed.end();
       else if (!this.waiting) this.renderer.end();
     }
+  }
+
+  /** Whether text (or the end) waits to be drawn: later text goes behind it. */
+  private get queued(): boolean {
+    return this.waiting !== undefined || this.feed?.drained === false;
   }
 
   /** Loads the feed and hands it what waits (or, if its chunk cannot be fetched, draws that at once). */
@@ -108,13 +118,16 @@ class StreamTextDirective extends AsyncDirective {
     this.waiting = undefined;
     if (m) {
       const feed = (this.feed = new m.TextFeed(this.renderer, this.element, controller.signal, scheduler));
-      feed.setLimit(this.args[3]?.limit ?? Infinity);
+      feed.setLimit((this.args[3]?.limit ?? Infinity) - this.drawnNow);
       for (const text of waiting) feed.push(text);
       if (this.ended) feed.end();
       return;
     }
     this.element.removeAttribute('aria-busy');
-    for (const text of waiting) this.renderer.append(text);
+    for (const text of waiting) {
+      this.drawnNow += text.length;
+      this.renderer.append(text);
+    }
     if (this.ended) this.renderer.end();
   }
 

@@ -43,6 +43,14 @@ export class TextFeed implements SliceJob {
     return this.size > 0 ? this.drawn < this.limit : this.ending && !this.ended;
   }
 
+  /**
+   * Whether it has drawn all it was given and has no end to draw: text drawn elsewhere now does not
+   * overtake any of it. Text past the limit still waits, so a feed holding it is not drained.
+   */
+  get drained(): boolean {
+    return this.size === 0 && this.ending === this.ended;
+  }
+
   /** Queues `text` behind what waits. */
   push(text: string): void {
     if (text === '' || this.ending) return;
@@ -57,7 +65,7 @@ export class TextFeed implements SliceJob {
     this.wake();
   }
 
-  /** Draws up to `limit` characters in all. */
+  /** Draws up to `limit` characters in all (of the text given to it). */
   setLimit(limit: number): void {
     if (limit === this.limit) return;
     this.limit = limit;

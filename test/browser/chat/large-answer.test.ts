@@ -119,6 +119,49 @@ function drawBlock(
   return { target: host.firstElementChild as HTMLElement, host, draw };
 }
 
+/**
+ * Streams an answer through `streamText` into a fresh element, a render per delta, recording every text
+ * handed to the renderer.
+ */
+function streamBlock(stepper: ReturnType<typeof steppedScheduler>, limit = Infinity) {
+  const host = place(document.createElement('div'));
+  const appends: string[] = [];
+  const chunks: string[] = [];
+  let length = 0;
+  const factory = (t: HTMLElement, signal: AbortSignal): AnswerRenderer => {
+    const md = createAnswerRenderer(t, { signal, allowImage: () => true });
+    return {
+      append: (text) => {
+        appends.push(text);
+        md.append(text);
+      },
+      end: () => md.end(),
+    };
+  };
+  const draw = (streaming: boolean, l = limit): void => {
+    render(html`<div class="text" ${streamText({ chunks, length }, streaming, factory, { limit: l, scheduler: stepper.scheduler })}></div>`, host);
+  };
+  draw(true);
+  return {
+    target: host.firstElementChild as HTMLElement,
+    appends,
+    /** Everything handed to the renderer so far. */
+    drawn: () => appends.join(''),
+    push(delta: string): void {
+      chunks.push(delta);
+      length += delta.length;
+      draw(true);
+    },
+    /** The run's end, with the draw limit `l`. */
+    end: (l = limit): void => draw(false, l),
+  };
+}
+
+/** Spends the rest of the stepped queue's task budget, as earlier work in the task does. */
+const spendTask = (stepper: ReturnType<typeof steppedScheduler>): void => {
+  stepper.scheduler.budget.used = stepper.scheduler.budget.limit;
+};
+
 const block = (text: string): TextBlock => ({ chunks: [text], length: text.length });
 const blockTextOf = (b: TextBlock): string => b.chunks.join('');
 
@@ -297,6 +340,134 @@ describe('a large answer is drawn in slices', () => {
     await until(() => !stored.hasAttribute('aria-busy'), 'the stored answer drawn', 6000);
     expect(answerHtml(stored)).toBe(oneShot(text));
   }, 60_000);
+});
+
+describe('a streamed answer after text that waited for the slice queue', () => {
+  it('draws a refused delta through the queue, then each later delta in its own render, and the end in the render after the run ends', async () => {
+    const stepper = steppedScheduler(1 << 20);
+    const s = streamBlock(stepper);
+    const text = corpus(20 * 1024);
+    const deltas = text.match(/[\s\S]{1,1000}/g)!;
+    s.push(deltas[0]!);
+    expect(s.appends).toEqual([deltas[0]]);
+    spendTask(stepper);
+    s.push(deltas[1]!);
+    expect(s.appends).toEqual([deltas[0]]);
+    expect(s.target.getAttribute('aria-busy')).toBe('true');
+    await drain(s.target, stepper);
+    expect(s.drawn()).toBe(deltas[0]! + deltas[1]!);
+    for (const delta of deltas.slice(2)) {
+      s.push(delta);
+      expect(s.appends.at(-1)).toBe(delta);
+      expect(s.target.hasAttribute('aria-busy')).toBe(false);
+    }
+    s.end();
+    expect(s.target.hasAttribute('aria-busy')).toBe(false);
+    expect(answerHtml(s.target)).toBe(oneShot(text));
+    expect(stepper.waiting).toBe(0);
+  });
+
+  it('draws no more than the limit in all when text goes through the queue, then at once, then through the queue again', async () => {
+    const stepper = steppedScheduler(1 << 20);
+    const limit = 9500;
+    const s = streamBlock(stepper, limit);
+    const text = corpus(30 * 1024);
+    const deltas = text.match(/[\s\S]{1,1000}/g)!;
+    const queued = async (delta: string): Promise<void> => {
+      spendTask(stepper);
+      s.push(delta);
+      await drain(s.target, stepper);
+    };
+    await queued(deltas[0]!);
+    for (const delta of deltas.slice(1, 5)) {
+      s.push(delta);
+      expect(s.appends.at(-1)).toBe(delta);
+    }
+    await queued(deltas[5]!);
+    // drawn at once while the answer is within the limit; the delta that crosses it, and all after, wait
+    for (const delta of deltas.slice(6)) s.push(delta);
+    s.end();
+    await drain(s.target, stepper);
+    expect(s.drawn()).toBe(text.slice(0, limit));
+    expect(s.target.hasAttribute('aria-busy')).toBe(false);
+    // "Show more": the rest, and the end
+    s.end(Infinity);
+    await drain(s.target, stepper);
+    expect(s.drawn()).toBe(text);
+    expect(answerHtml(s.target)).toBe(oneShot(text));
+  });
+
+  it('puts a delta that arrives while the queue still holds text behind it, and draws at once again only once it has drawn that', async () => {
+    const stepper = steppedScheduler(4 * 1024);
+    const s = streamBlock(stepper);
+    const text = corpus(20 * 1024);
+    const burst = text.slice(0, 16 * 1024);
+    const deltas = text.slice(burst.length).match(/[\s\S]{1,500}/g)!;
+    // a burst bigger than the task's budget
+    s.push(burst);
+    expect(s.appends).toEqual([]);
+    await until(() => stepper.waiting > 0, 'a slice');
+    await stepper.next();
+    const first = s.drawn();
+    expect(first.length).toBeGreaterThan(0);
+    expect(first.length).toBeLessThan(burst.length);
+    // a new task, its budget whole: the delta would fit, but the burst's rest is still waiting
+    expect(stepper.scheduler.budget.used).toBe(0);
+    s.push(deltas[0]!);
+    expect(s.drawn()).toBe(first);
+    expect(s.target.getAttribute('aria-busy')).toBe('true');
+    await drain(s.target, stepper);
+    expect(s.drawn()).toBe(burst + deltas[0]!);
+    for (const delta of deltas.slice(1)) {
+      s.push(delta);
+      expect(s.appends.at(-1)).toBe(delta);
+    }
+    s.end();
+    expect(s.target.hasAttribute('aria-busy')).toBe(false);
+    expect(answerHtml(s.target)).toBe(oneShot(text));
+  });
+
+  it('where the browser has no scheduler.postTask, draws the deltas after one charged for the task before it in their render, and the end in the render after the run ends', async () => {
+    // the budget starts again on a timer, queued behind the network read already waiting
+    vi.stubGlobal('scheduler', undefined);
+    try {
+      const el = await chatFixture();
+      await pushAll(el, textRun('q', []).slice(0, 2));
+      const text = corpus(8 * 1024);
+      const deltas = text.match(/[\s\S]{1,500}/g)!;
+      await new Promise<void>((done) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          channel.port1.close();
+          taskBudget.tryNow(SLICE_CHARS);
+        };
+        channel.port2.postMessage(null);
+        setTimeout(() => {
+          el.push({ method: 'TextDelta', params: { text: deltas[0]! } });
+          void el.updateComplete.then(() => done());
+        });
+      });
+      const answer = $(el, '[part~="answer-text"]')!;
+      expect(answer.getAttribute('aria-busy')).toBe('true');
+      await until(() => !answer.hasAttribute('aria-busy'), 'the delta that waited drawn');
+      const busy: Element[] = [];
+      new MutationObserver((records) => busy.push(...records.map((r) => r.target as Element))).observe(answer, {
+        attributes: true,
+        attributeFilter: ['aria-busy'],
+      });
+      for (const delta of deltas.slice(1)) {
+        await new Promise((r) => setTimeout(r, 0));
+        el.push({ method: 'TextDelta', params: { text: delta } });
+        await el.updateComplete;
+      }
+      await pushAll(el, textRun('q', [text]).slice(-3));
+      expect(answer.hasAttribute('aria-busy')).toBe(false);
+      expect(answerHtml(answer)).toBe(oneShot(text));
+      expect(busy).toEqual([]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });
 
 describe('what is drawn of a text past the draw limit', () => {
