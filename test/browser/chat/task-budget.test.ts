@@ -3,18 +3,11 @@
  * however the browser orders the tasks that were already waiting when it ended.
  */
 import { describe, expect, it } from 'vitest';
+import { yieldToBrowser } from '../../../src/chat/slices/scheduler.js';
 import { TaskBudget } from '../../../src/chat/task-budget.js';
 
 /** Resolves in a new task (a message), whose timers nest no deeper than the page's own. */
-const inNewTask = (): Promise<void> =>
-  new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
+const inNewTask = yieldToBrowser;
 
 /**
  * Queues task `spender` (a message), then a timer task `next` behind it; runs both and returns what `next`
