@@ -62,7 +62,9 @@ export const messageStyles = css`
   }
   /* A long block's earlier 100-line chunks: off screen the browser skips their layout and paint (a 2 MB
      block was laid out whole on every frame). Each is as wide as its longest line, so the paint
-     containment that comes with it clips nothing when the block scrolls sideways. */
+     containment that comes with it clips nothing when the block scrolls sideways. The last chunk is left
+     out: unlike a table's body (below), a chunk whose content-visibility changes when the next one comes
+     does not make the next paint walk the earlier ones. */
   .message.answer .text pre > code > div:not(:last-child) {
     content-visibility: auto;
     contain-intrinsic-size: auto 0px auto 100lh;
@@ -161,6 +163,8 @@ export const messageStyles = css`
     margin-inline-start: -1.6em;
     padding-inline-start: 1.6em;
   }
+  /* The last group is left out: unlike a table's body, a group whose content-visibility changes when the next
+     one comes does not make the next paint walk the earlier ones. */
   .message.answer .text [part~='group']:not(:last-child) {
     content-visibility: auto;
     contain-intrinsic-size: auto 600px;
