@@ -4,6 +4,7 @@
  * must follow a non-space and not be followed by a digit; so "$5 and $10" stays text. A `$` formula also
  * holds no backtick (it would cross a code span).
  */
+import { WHITESPACE_CHAR } from './syntax.js';
 
 /** A formula found at a `$` or `\`, or why there is none. */
 export interface MathMatch {
@@ -17,7 +18,6 @@ export interface MathMatch {
   undecided: boolean;
 }
 
-const RE_WHITESPACE_CHAR = /^[ \t\n\x0b\x0c\x0d]$/;
 const NONE: MathMatch = { end: -1, tex: '', display: false, undecided: false };
 const NOT_YET: MathMatch = { ...NONE, undecided: true };
 
@@ -29,7 +29,7 @@ export function dollarMath(s: string, start: number, reach: number, missing: Set
   const next = s.charAt(start + 1);
   if (next === '$') return findMath(s, start, 2, '$$', true, reach, missing);
   if (next === '') return NOT_YET; // may yet be `$$` or `$x…`
-  return RE_WHITESPACE_CHAR.test(next) ? NONE : findMath(s, start, 1, '$', false, reach, missing);
+  return WHITESPACE_CHAR.test(next) ? NONE : findMath(s, start, 1, '$', false, reach, missing);
 }
 
 /** The formula at the `\` at `start`: `\(…\)`, or `\[…\]` where `\[` starts a line. As {@link dollarMath}. */
@@ -50,7 +50,7 @@ function findMath(s: string, start: number, open: number, closer: string, displa
     return NOT_YET;
   }
   const tex = s.slice(start + open, close);
-  if (!/\S/.test(tex) || (dollar && (RE_WHITESPACE_CHAR.test(s.charAt(close - 1)) || /[0-9]/.test(s.charAt(close + 1)) || tex.includes('`')))) return NONE;
+  if (!/\S/.test(tex) || (dollar && (WHITESPACE_CHAR.test(s.charAt(close - 1)) || /[0-9]/.test(s.charAt(close + 1)) || tex.includes('`')))) return NONE;
   // a digit may still follow a `$` closer at the end
   return { end: close + closer.length, tex, display, undecided: dollar && close === s.length - 1 };
 }

@@ -19,7 +19,7 @@
  *   could still change (an unmatched opener, an open bracket, an unclosed code span or tag within reach).
  *   Everything before it is final: the incremental renderer settles it and never parses it again.
  */
-import { ESCAPABLE, HTML_TAG, PUNCTUATION, UNFINISHED_HTML_TAG, decodeEntity, normalizeLabel, normalizeUri, unescapeString } from './syntax.js';
+import { ESCAPABLE, HTML_TAG, PUNCTUATION, UNFINISHED_HTML_TAG, WHITESPACE_CHAR, decodeEntity, normalizeLabel, normalizeUri, unescapeString } from './syntax.js';
 import { angleAutolink, unfinishedAutolink, urlAutolink, wwwAutolinkEnd } from './autolink.js';
 import { backslashMath, dollarMath, type MathMatch } from './inline-math.js';
 
@@ -170,7 +170,6 @@ const RE_TICKS_HERE = /`+/y;
 const RE_TICKS = /`+/g;
 const RE_ENTITY_HERE = /&(?:#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});/y;
 const RE_SPNL = / *(?:\n *)?/y;
-const RE_WHITESPACE_CHAR = /^[ \t\n\x0b\x0c\x0d]$/;
 const RE_UNICODE_WHITESPACE = /^\s$/;
 const RE_FINAL_SPACE = / *$/;
 const RE_INITIAL_SPACE = / */y;
@@ -717,7 +716,7 @@ class InlineParser {
       dest = this.parseLinkDestination();
       if (dest !== null) {
         this.match(RE_SPNL);
-        if (RE_WHITESPACE_CHAR.test(this.subject.charAt(this.pos - 1))) title = this.parseLinkTitle();
+        if (WHITESPACE_CHAR.test(this.subject.charAt(this.pos - 1))) title = this.parseLinkTitle();
         this.match(RE_SPNL);
         if (this.pos === this.subject.length) {
           this.undecided = true;

@@ -89,6 +89,8 @@ export function normalizeUri(uri: string): string {
   return out;
 }
 
+/** A whitespace character (§2.1): space, tab, line feed, line tabulation, form feed, carriage return. */
+export const WHITESPACE_CHAR = /^[ \t\n\x0b\x0c\x0d]$/;
 /** True for Unicode whitespace (§2.1): Zs plus tab, line feed, form feed and carriage return. */
 export const isUnicodeWhitespace = (c: string): boolean => c === '' || /^[\s]$/u.test(c);
 /** Unicode punctuation (§2.1): general categories P and S. */
