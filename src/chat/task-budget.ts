@@ -52,8 +52,8 @@ interface PostTask {
 
 /**
  * Runs `callback` in a new task before the tasks already queued where it can. A timer is queued behind
- * them: the next stream read or timer (a streamed delta's task) would be charged for this task's work,
- * send its delta to the slice queue, and with it the rest of that answer's text.
+ * them: the next stream read or timer (a streamed delta's task) would be charged for this task's work and
+ * send its delta to the slice queue, drawn a task late.
  */
 function nextTask(callback: () => void): void {
   const scheduler = (globalThis as { scheduler?: PostTask }).scheduler;

@@ -188,7 +188,7 @@ export function createWireDecoder(
         use(name);
         if (waiting) return handleDocument(text, number);
         decoder = dialect!;
-      } else decoder = fallback ??= loadedDialect('pagent')!();
+      } else decoder = fallback ??= createPagentDialect();
     }
     onLine?.(text);
     let events: Emitted[];
