@@ -96,6 +96,20 @@ function steppedScheduler(limit: number) {
   };
 }
 
+/** A renderer factory for `streamText` that hands every text appended to `onAppend` too. */
+function recordingRenderer(onAppend: (text: string) => void): (t: HTMLElement, signal: AbortSignal) => AnswerRenderer {
+  return (t, signal) => {
+    const md = createAnswerRenderer(t, { signal, allowImage: () => true });
+    return {
+      append: (text) => {
+        onAppend(text);
+        md.append(text);
+      },
+      end: () => md.end(),
+    };
+  };
+}
+
 /** Renders `block` through `streamText` into a fresh element, counting what each task appends. */
 function drawBlock(
   block: TextBlock,
@@ -103,16 +117,7 @@ function drawBlock(
   limit = Infinity,
 ): { target: HTMLElement; host: HTMLElement; draw: (b: TextBlock, l?: number) => RootPart } {
   const host = place(document.createElement('div'));
-  const factory = (t: HTMLElement, signal: AbortSignal): AnswerRenderer => {
-    const md = createAnswerRenderer(t, { signal, allowImage: () => true });
-    return {
-      append: (text) => {
-        stepper.count(text);
-        md.append(text);
-      },
-      end: () => md.end(),
-    };
-  };
+  const factory = recordingRenderer((text) => stepper.count(text));
   const draw = (b: TextBlock, l = limit): RootPart =>
     render(html`<div class="text" ${streamText(b, false, factory, { limit: l, scheduler: stepper.scheduler })}></div>`, host);
   draw(block);
@@ -128,16 +133,7 @@ function streamBlock(stepper: ReturnType<typeof steppedScheduler>, limit = Infin
   const appends: string[] = [];
   const chunks: string[] = [];
   let length = 0;
-  const factory = (t: HTMLElement, signal: AbortSignal): AnswerRenderer => {
-    const md = createAnswerRenderer(t, { signal, allowImage: () => true });
-    return {
-      append: (text) => {
-        appends.push(text);
-        md.append(text);
-      },
-      end: () => md.end(),
-    };
-  };
+  const factory = recordingRenderer((text) => appends.push(text));
   const draw = (streaming: boolean, l = limit): void => {
     render(html`<div class="text" ${streamText({ chunks, length }, streaming, factory, { limit: l, scheduler: stepper.scheduler })}></div>`, host);
   };
