@@ -6,9 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { yieldToBrowser } from '../../../src/chat/slices/scheduler.js';
 import { TaskBudget } from '../../../src/chat/task-budget.js';
 
-/** Resolves in a new task (a message), whose timers nest no deeper than the page's own. */
-const inNewTask = yieldToBrowser;
-
 /**
  * Queues task `spender` (a message), then a timer task `next` behind it; runs both and returns what `next`
  * returned. The timer is already waiting when `spender` ends.
@@ -30,7 +27,7 @@ describe('the task budget', () => {
     const budget = new TaskBudget(1000);
     const seen: Array<[boolean, boolean]> = [];
     for (let round = 0; round < 5; round++) {
-      await inNewTask();
+      await yieldToBrowser();
       let spent = false;
       const next = await spendThenNext(
         () => (spent = budget.tryNow(1000)),
@@ -43,12 +40,12 @@ describe('the task budget', () => {
 
   it('still holds a task to its budget: work past it in the same task waits', async () => {
     const budget = new TaskBudget(1000);
-    await inNewTask();
+    await yieldToBrowser();
     expect(budget.tryNow(600)).toBe(true);
     await Promise.resolve();
     expect(budget.tryNow(300)).toBe(true);
     expect(budget.tryNow(200)).toBe(false);
-    await inNewTask();
+    await yieldToBrowser();
     expect(budget.tryNow(1000)).toBe(true);
   });
 });
