@@ -47,6 +47,31 @@ export function plainTextDelta(message: unknown): { text: string } | undefined {
   return typeof params['text'] === 'string' ? (params as { text: string }) : undefined;
 }
 
+/** A `TextDelta` line up to its text's value, as pagent writes it (Python's `json.dumps`). */
+const PAGENT_DELTA = '{"jsonrpc": "2.0", "method": "TextDelta", "params": {"text": ';
+/** The same without spaces, as `JSON.stringify` (and so {@link encodeEventLine}) writes it. */
+const COMPACT_DELTA = PAGENT_DELTA.replaceAll(' ', '');
+
+/**
+ * The params of a `TextDelta` line spelled as pagent or `JSON.stringify` spell it (docs/wire.md#pagent-and-pagentv4),
+ * read by parsing the text's value alone; `undefined` for any other line, which is then read in full.
+ * Such a line is a prefix, one JSON string, then `}}`: when the part between parses as a string, the whole
+ * line parses to exactly `{jsonrpc: "2.0", method: "TextDelta", params: {text}}` and nothing else needs
+ * checking. A value with a quote inside (escaped) is left to the full reading rather than tried and thrown.
+ */
+export function canonicalTextDelta(line: string): { text: string } | undefined {
+  if (!line.endsWith('"}}')) return undefined;
+  const prefix = line.startsWith(PAGENT_DELTA) ? PAGENT_DELTA : line.startsWith(COMPACT_DELTA) ? COMPACT_DELTA : undefined;
+  if (prefix === undefined || line.indexOf('"', prefix.length + 1) !== line.length - 3) return undefined;
+  let text: unknown;
+  try {
+    text = JSON.parse(line.slice(prefix.length, -2));
+  } catch {
+    return undefined;
+  }
+  return typeof text === 'string' ? { text } : undefined;
+}
+
 /** Checks a parsed line is a JSON-RPC 2.0 notification with object params. */
 export function checkEnvelope(message: unknown, line: string, lineNumber?: number): RpcNotification {
   if (!isObject(message)) throw new WireDecodeError('not-an-event', 'Not a JSON object', line, lineNumber);
