@@ -10,27 +10,35 @@
 import { createParser } from 'eventsource-parser';
 import { createWireDecoder, decodeWireStream, WireClient } from '../src/index.js';
 
-/** One body: a run of `lines` TextDelta events, as NDJSON and as SSE, cut into 4 KiB chunks. */
+/**
+ * One body: a run of `lines` TextDelta events, as NDJSON and as SSE, cut into 4 KiB chunks; spelled as
+ * pagent writes them, and again with each delta's keys in another order (the same bytes rearranged), which
+ * the decoder reads in full rather than by the text alone (docs/wire.md#pagent-and-pagentv4).
+ */
 export interface DecodeSet {
   name: string;
   lines: number;
   ndjson: Uint8Array;
   sse: Uint8Array;
+  reordered: { ndjson: Uint8Array; sse: Uint8Array };
 }
 
 export function makeSet(lines: number): DecodeSet {
   const text = (i: number): string => `token ${i} `;
-  const docs = [
-    '{"jsonrpc": "2.0", "method": "RunBegin", "params": {"user_input": "bench"}}',
-    '{"jsonrpc": "2.0", "method": "TurnBegin", "params": {"turn": 0}}',
-    ...Array.from({ length: lines }, (_, i) => `{"jsonrpc": "2.0", "method": "TextDelta", "params": {"text": ${JSON.stringify(text(i))}}}`),
-  ];
-  const encoder = new TextEncoder();
+  const body = (delta: (text: string) => string): { ndjson: Uint8Array; sse: Uint8Array } => {
+    const docs = [
+      '{"jsonrpc": "2.0", "method": "RunBegin", "params": {"user_input": "bench"}}',
+      '{"jsonrpc": "2.0", "method": "TurnBegin", "params": {"turn": 0}}',
+      ...Array.from({ length: lines }, (_, i) => delta(JSON.stringify(text(i)))),
+    ];
+    const encoder = new TextEncoder();
+    return { ndjson: encoder.encode(docs.join('\n') + '\n'), sse: encoder.encode(docs.map((d) => `data: ${d}\n\n`).join('')) };
+  };
   return {
     name: `${lines.toLocaleString('en')} TextDelta lines`,
     lines,
-    ndjson: encoder.encode(docs.join('\n') + '\n'),
-    sse: encoder.encode(docs.map((d) => `data: ${d}\n\n`).join('')),
+    ...body((t) => `{"jsonrpc": "2.0", "method": "TextDelta", "params": {"text": ${t}}}`),
+    reordered: body((t) => `{"method": "TextDelta", "params": {"text": ${t}}, "jsonrpc": "2.0"}`),
   };
 }
 
@@ -115,6 +123,9 @@ const clock = (): number => {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** The push decoder over the body whose deltas have their keys in another order, all read in full. */
+export const REORDERED = 'createWireDecoder (push), keys in another order';
+
 /** One figure: a subject's throughput as a fraction of the floor's on the same bytes. */
 export interface DecodeFigure {
   set: string;
@@ -140,8 +151,8 @@ export async function measureSet(
 ): Promise<DecodeFigure[]> {
   const figures: DecodeFigure[] = [];
   const formats = [
-    { format: 'NDJSON' as const, bytes: set.ndjson, type: 'application/x-ndjson' },
-    { format: 'SSE' as const, bytes: set.sse, type: 'text/event-stream' },
+    { format: 'NDJSON' as const, bytes: set.ndjson, reordered: set.reordered.ndjson, type: 'application/x-ndjson' },
+    { format: 'SSE' as const, bytes: set.sse, reordered: set.reordered.sse, type: 'text/event-stream' },
   ];
   // Where the runtime allows it (Node: bench/node-gc.ts), every timed call starts from a collected heap:
   // the garbage one call leaves (the floor's whole-body string, a subject's events) is not collected in
@@ -153,10 +164,13 @@ export async function measureSet(
     await fn();
     return clock() - t;
   };
-  for (const { format, bytes, type } of formats) {
+  for (const { format, bytes, reordered, type } of formats) {
     const parts = chunks(bytes);
+    const reorderedParts = chunks(reordered);
     const subjects: Array<[string, () => unknown]> = [
       ['createWireDecoder (push)', () => pushDecoder(parts)],
+      // against the floor over the usual spelling: the same characters, parsed by JSON.parse alike
+      [REORDERED, () => pushDecoder(reorderedParts)],
       ['decodeWireStream', () => stream(parts)],
       ['WireClient', () => client(parts, type)],
     ];
