@@ -60,6 +60,13 @@ const COMPACT_DELTA = PAGENT_DELTA.replaceAll(' ', '');
  * checking. A value with a quote inside (escaped) is left to the full reading rather than tried and thrown.
  */
 export function canonicalTextDelta(line: string): { text: string } | undefined {
+  // one character first, where the caller inlines it: the `}` closing params, which turns most other
+  // lines away (another key order ends `"}`) for 2 % of their decode time rather than 4 %
+  return line.charCodeAt(line.length - 2) === 0x7d ? readCanonicalDelta(line) : undefined;
+}
+
+/** {@link canonicalTextDelta} past its first check. */
+function readCanonicalDelta(line: string): { text: string } | undefined {
   if (!line.endsWith('"}}')) return undefined;
   const prefix = line.startsWith(PAGENT_DELTA) ? PAGENT_DELTA : line.startsWith(COMPACT_DELTA) ? COMPACT_DELTA : undefined;
   if (prefix === undefined || line.indexOf('"', prefix.length + 1) !== line.length - 3) return undefined;
