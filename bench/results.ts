@@ -156,7 +156,10 @@ Node figures are measured on this process's CPU time, not wall-clock time).
 The floor is \`TextDecoder\` over the whole body + \`split('\\n')\` + \`JSON.parse\` of each document (SSE's
 \`data: \` cut off) in one loop: with the whole body at hand and nothing checked, about 85 % of it is \`JSON.parse\`.
 Each figure is floor time / subject time on the same bytes (1.00 = the floor, higher = faster), cut into
-4 KiB chunks as a network delivers them, the subject validating every event as it does in use. In each
+4 KiB chunks as a network delivers them, the subject validating every event as it does in use. The
+bodies are spelled as pagent writes them, and the push decoder reads such a delta by its text's value
+alone (docs/wire.md#pagent-and-pagentv4); the row "keys in another order" is the same body with each
+delta's keys rearranged (the same characters, against the same floor), which the decoder reads in full. In each
 process (or page), rounds time the floor and each subject once, the floor first in even rounds and last in
 odd ones, after 5 warm-up rounds; in Node each timed call starts from a collected heap (so that none pays
 for the garbage of the call before it) and is measured in CPU time. A process's figure is the median over
