@@ -30,7 +30,7 @@ export const SIZE_ENTRIES: SizeEntry[] = [
   // 5.1 kB (WireClient 7 kB, RemoteAgent 12.6 kB) until the decoder read a pagent TextDelta line in one
   // step and an SSE field without a string for the whole line (+0.25 kB: 10 % faster decoding), then
   // 5.4 kB (7.3, 12.8) until it read a delta in pagent's or JSON.stringify's spelling by its text's value
-  // alone (+0.14 kB: the two spellings' prefixes; 35-40 % faster decoding of such lines).
+  // alone (+0.14 kB: the two spellings' prefixes; a quarter less decode time on a body of them).
   { name: 'codec + push decoder', code: use(['decodeEventLine', 'encodeEventLine', 'createWireDecoder']), budget: 5_500 },
   { name: 'WireClient', code: use(['WireClient']), budget: 7_400 },
   // 12 kB until the Agent shared its conversation and saving with RemoteAgent (Conversation, +0.14 kB),
