@@ -107,7 +107,7 @@ export function createWireDecoder(
   const forced = options.dialect === undefined || options.dialect === 'auto' ? undefined : options.dialect;
   let dialect: DialectDecoder | undefined;
   let fallback: DialectDecoder | undefined;
-  /** The reader in use when it is pagent's: its lines go through {@link hotDelta} first. */
+  /** The reader in use when it is pagent's: a delta is then read in one step where it can be ({@link deliverDelta}). */
   let pagent: PagentDialect | undefined;
   let closed = false;
   let run: RunState | undefined;
@@ -195,9 +195,10 @@ export function createWireDecoder(
     try {
       if (decoder === pagent) {
         // the commonest line first, in one step (docs/wire.md#pagent-and-pagentv4)
-        if (deltaReady() && deliverDelta(canonicalTextDelta(text))) return;
+        const ready = deltaReady();
+        if (ready && deliverDelta(canonicalTextDelta(text))) return;
         const message = parseJsonLine(text, number);
-        if (deltaReady() && deliverDelta(plainTextDelta(message))) return;
+        if (ready && deliverDelta(plainTextDelta(message))) return;
         events = pagent.decodeParsed(message, text, number, reportDropped);
       } else events = decoder.decode(text, number, reportDropped);
     } catch (err) {
