@@ -123,9 +123,6 @@ const clock = (): number => {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** The push decoder over the body whose deltas have their keys in another order, all read in full. */
-export const REORDERED = 'createWireDecoder (push), keys in another order';
-
 /** One figure: a subject's throughput as a fraction of the floor's on the same bytes. */
 export interface DecodeFigure {
   set: string;
@@ -169,8 +166,9 @@ export async function measureSet(
     const reorderedParts = chunks(reordered);
     const subjects: Array<[string, () => unknown]> = [
       ['createWireDecoder (push)', () => pushDecoder(parts)],
-      // against the floor over the usual spelling: the same characters, parsed by JSON.parse alike
-      [REORDERED, () => pushDecoder(reorderedParts)],
+      // every delta read in full; against the floor over the usual spelling: the same characters, which
+      // JSON.parse parses alike
+      ['createWireDecoder (push), keys in another order', () => pushDecoder(reorderedParts)],
       ['decodeWireStream', () => stream(parts)],
       ['WireClient', () => client(parts, type)],
     ];
